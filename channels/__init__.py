@@ -1,0 +1,1 @@
+"""modylbench.channels — see DESIGN.md."""

@@ -1,0 +1,1 @@
+"""modylbench.personas — see DESIGN.md."""

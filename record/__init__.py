@@ -1,0 +1,41 @@
+"""Session-record types and storage: typed events, the hash-chained record, the responses shape."""
+
+from modylbench.record._events import (
+    TERMINATION_REASONS,
+    AgentDone,
+    AgentSpeech,
+    Attachment,
+    ChatMessage,
+    Disconnect,
+    DocSnapshot,
+    DocUpdate,
+    DocUpdateRejected,
+    ErrorEvent,
+    Event,
+    FileTransfer,
+    Interruption,
+    PersonaUtterance,
+    ScreenFrame,
+    SessionEnd,
+    SessionStart,
+    TurnEnd,
+    TurnStart,
+    parse_event,
+)
+from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._store import (
+    GENESIS,
+    RecordIntegrityError,
+    RecordRead,
+    RecordWriter,
+    attachment_path,
+    read_record,
+)
+
+__all__ = [
+    "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "Attachment", "ChatMessage", "Disconnect",
+    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption",
+    "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
+    "ScreenFrame", "SessionEnd", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
+    "attachment_path", "parse_event", "read_record",
+]

@@ -1,0 +1,215 @@
+"""Typed events of a session record (DESIGN.md): one pydantic model per event, discriminated by ``event``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Participant = Literal["persona", "agent", "harness"]
+ErrorSource = Literal["agent", "persona", "infrastructure", "judge"]
+
+TerminationReason = Literal[
+    "completed",
+    "max_turns",
+    "timeout",
+    "agent_disconnected",
+    "agent_error",
+    "persona_error",
+    "infrastructure_error",
+    "interrupted",
+]
+TERMINATION_REASONS: tuple[str, ...] = TerminationReason.__args__  # type: ignore[attr-defined]
+
+TurnEndReason = Literal["agent_done", "silence", "budget", "barge_in", "meeting_end"]
+
+
+class Attachment(BaseModel):
+    """Large media kept beside the record, addressed by content hash (``attachments/<sha256>``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="Hex SHA-256 of the bytes; also the file name.")
+    size: int = Field(ge=0, description="Size in bytes.")
+    media_type: str = Field(description="IANA media type of the bytes.")
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    wall_time: float = Field(description="Unix time (seconds) when the event was recorded.")
+    meeting_time: float = Field(description="Seconds since the meeting started, on the meeting clock.")
+    turn_index: int | None = Field(default=None, description="Turn in progress, if any.")
+
+
+class SessionStart(_Event):
+    """The meeting began."""
+
+    event: Literal["session_start"] = "session_start"
+    scenario_id: str = Field(description="Scenario played.")
+    scenario_hash: str = Field(description="SHA-256 of the scenario's canonical JSON.")
+    agent: str = Field(description="Agent under test (name or model id).")
+    transport: Literal["webrtc", "inproc"] = Field(description="How the agent was connected.")
+    turns_planned: int = Field(ge=0, description="Number of turns the persona will play.")
+
+
+class TurnStart(_Event):
+    """The persona starts a turn."""
+
+    event: Literal["turn_start"] = "turn_start"
+    phase: str = Field(description="Phase of the turn.")
+    channel: str = Field(description="Main channel of the turn.")
+
+
+class PersonaUtterance(_Event):
+    """The persona spoke (audio track and caption)."""
+
+    event: Literal["persona_utterance"] = "persona_utterance"
+    text: str = Field(description="What was said.")
+    start: float = Field(description="Meeting time the speech started.")
+    end: float = Field(description="Meeting time the speech ended (or was cut).")
+    audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
+    captioned: bool = Field(default=True, description="Whether a caption was sent on the control channel.")
+
+
+class AgentSpeech(_Event):
+    """A segment of the agent's speech, found by voice-activity detection on its audio track."""
+
+    event: Literal["agent_speech"] = "agent_speech"
+    onset: float = Field(description="Meeting time speech began (corrected for receive buffering).")
+    offset: float = Field(description="Meeting time speech ended.")
+    transcript: str | None = Field(default=None, description="Transcript the agent sent with its speech, if any.")
+    audio: Attachment | None = Field(default=None, description="The received audio of the segment (WAV).")
+
+
+class ChatMessage(_Event):
+    """A chat message on the chat data channel."""
+
+    event: Literal["chat_message"] = "chat_message"
+    sender: Participant = Field(description="Who posted it.")
+    text: str = Field(description="Message text.")
+
+
+class FileTransfer(_Event):
+    """A file that crossed the files data channel, verified against its sha256."""
+
+    event: Literal["file_transfer"] = "file_transfer"
+    direction: Literal["to_agent", "from_agent"] = Field(description="Who sent it.")
+    file_id: str = Field(description="Transfer id from the header.")
+    name: str = Field(description="Sanitised file name.")
+    media_type: str = Field(description="Declared media type.")
+    size: int = Field(ge=0, description="Size in bytes.")
+    sha256: str = Field(description="Hex SHA-256 of the content.")
+    ok: bool = Field(default=True, description="False when the transfer was refused or failed verification.")
+    reason: str = Field(default="", description="Why it failed, when it did.")
+    attachment: Attachment | None = Field(default=None, description="Stored content, when ok.")
+
+
+class ScreenFrame(_Event):
+    """The screen share switched to a new picture."""
+
+    event: Literal["screen_frame"] = "screen_frame"
+    slide_id: str = Field(description="Slide shown.")
+    title: str = Field(default="", description="Slide title.")
+    image: Attachment | None = Field(default=None, description="The rendered frame (PNG).")
+
+
+class DocUpdate(_Event):
+    """A Yjs update applied to the shared document."""
+
+    event: Literal["doc_update"] = "doc_update"
+    origin: Participant = Field(description="Participant the update came from.")
+    update: str = Field(description="The Yjs v1 update bytes, base64.")
+    size: int = Field(ge=0, description="Size of the update in bytes.")
+
+
+class DocUpdateRejected(_Event):
+    """An update that failed validation or application; the document was left as it was."""
+
+    event: Literal["doc_update_rejected"] = "doc_update_rejected"
+    origin: Participant = Field(description="Participant the update came from.")
+    size: int = Field(ge=0, description="Size of the update in bytes.")
+    reason: str = Field(description="Why it was rejected.")
+
+
+class DocSnapshot(_Event):
+    """A full state of the shared document, stored periodically so replay need not merge everything."""
+
+    event: Literal["doc_snapshot"] = "doc_snapshot"
+    state: str = Field(description="Yjs v1 state as an update (base64), equivalent to all updates so far.")
+    updates_so_far: int = Field(ge=0, description="Number of doc_update events this state includes.")
+
+
+class AgentDone(_Event):
+    """The agent signalled it is done with the turn."""
+
+    event: Literal["agent_done"] = "agent_done"
+
+
+class Interruption(_Event):
+    """Someone spoke over someone else."""
+
+    event: Literal["interruption"] = "interruption"
+    by: Participant = Field(description="Who interrupted.")
+    kind: Literal["barge_in", "overlap"] = Field(description="barge_in: persona cut the agent; overlap: agent over persona.")
+
+
+class TurnEnd(_Event):
+    """The persona closed a turn."""
+
+    event: Literal["turn_end"] = "turn_end"
+    reason: TurnEndReason = Field(description="Why the turn ended.")
+
+
+class ErrorEvent(_Event):
+    """Something went wrong; attributed to whoever caused it."""
+
+    event: Literal["error"] = "error"
+    source: ErrorSource = Field(description="Whose fault it was.")
+    kind: str = Field(description="Machine-readable kind, e.g. oversized_message, bad_sdp.")
+    message: str = Field(description="One-line description.")
+    traceback: str | None = Field(default=None, description="Traceback, when there was one.")
+
+
+class Disconnect(_Event):
+    """A participant left."""
+
+    event: Literal["disconnect"] = "disconnect"
+    participant: Participant = Field(description="Who left.")
+    reason: str = Field(description="Why, as far as known.")
+
+
+class SessionEnd(_Event):
+    """The meeting ended."""
+
+    event: Literal["session_end"] = "session_end"
+    termination_reason: TerminationReason = Field(description="Closed set of reasons.")
+    detail: str = Field(default="", description="Free-text detail.")
+
+
+Event = Annotated[
+    SessionStart
+    | TurnStart
+    | PersonaUtterance
+    | AgentSpeech
+    | ChatMessage
+    | FileTransfer
+    | ScreenFrame
+    | DocUpdate
+    | DocUpdateRejected
+    | DocSnapshot
+    | AgentDone
+    | Interruption
+    | TurnEnd
+    | ErrorEvent
+    | Disconnect
+    | SessionEnd,
+    Field(discriminator="event"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
+
+
+def parse_event(data: Any) -> Any:
+    """Validate a decoded JSON object as one event."""
+    return EVENT_ADAPTER.validate_python(data)

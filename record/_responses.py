@@ -1,0 +1,57 @@
+"""The public ``responses.jsonl`` shape: what an agent did in each turn of a scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from modylbench.scenarios._schema import MutationType
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WorkProduct(_Model):
+    """A deliverable as handed over: its type, content (plain JSON or text) and description."""
+
+    output_type: str = Field(description="spreadsheet, document, chart, dashboard, kv or list.")
+    content: Any = Field(description="The product's content (docs/products.md) or text.")
+    description: str = Field(default="", description="What it is.")
+    product_id: str | None = Field(default=None, description="Product id in the shared document, if any.")
+
+
+class TurnResponse(_Model):
+    """The agent's response to one persona turn."""
+
+    turn_index: int = Field(ge=0, description="Scenario turn answered.")
+    agent_response: str = Field(default="", description="What the agent said (transcript).")
+    a2ui_surfaces: list[Any] | None = Field(default=None, description="UI surfaces the agent produced, if any.")
+    chat_messages: list[str] = Field(default_factory=list, description="Chat messages the agent posted.")
+    latency_ms: float | None = Field(default=None, ge=0, description="From end of persona speech to first response.")
+    work_products: list[WorkProduct] = Field(default_factory=list, description="Products as of this turn, if given.")
+
+
+class Mutation(_Model):
+    """One edit to a work product."""
+
+    turn_index: int = Field(ge=0, description="Turn during which the edit happened.")
+    product_id: str = Field(description="Product edited.")
+    mutation_type: MutationType = Field(description="One of the 23 public mutation types.")
+    path: str = Field(description="RFC 6901 pointer into the product; empty for create.")
+    old_value: Any = Field(default=None, description="Value before the edit.")
+    new_value: Any = Field(default=None, description="Value after the edit.")
+
+
+class ScenarioResponses(_Model):
+    """One line of responses.jsonl: an agent's whole run of one scenario."""
+
+    scenario_id: str = Field(description="Scenario answered.")
+    model_id: str = Field(description="Agent or model that answered.")
+    trial: int | None = Field(default=None, ge=0, description="Trial number when a pair was run several times.")
+    turns: list[TurnResponse] = Field(description="Per-turn responses.")
+    work_products: list[WorkProduct] = Field(default_factory=list, description="Final deliverables.")
+    mutation_trajectory: list[Mutation] | None = Field(default=None, description="Edits in order, if recorded.")
+    measurements: dict[str, Any] | None = Field(default=None, description="Per-session measurements (ours).")
+    termination_reason: str | None = Field(default=None, description="How the session ended, if recorded (ours).")

@@ -1,0 +1,148 @@
+"""The append-only, hash-chained session record on disk, and its attachments.
+
+Layout of a session folder: ``record.jsonl`` (one envelope per line:
+``{"seq", "prev", "hash", "data"}`` where ``hash = sha256(prev + "\\n" + canonical(data))``) and
+``attachments/<sha256>``. A crash loses at most the line being written; a changed byte breaks the chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from modylbench.record._events import Attachment, parse_event
+
+logger = logging.getLogger(__name__)
+
+RECORD_FILE = "record.jsonl"
+ATTACHMENTS_DIR = "attachments"
+GENESIS = "0" * 64
+MAX_RECORD_LINE = 64 * 1024 * 1024
+
+
+class RecordIntegrityError(Exception):
+    """The record was altered or is corrupt before its last line."""
+
+
+def canonical(data: Any) -> str:
+    """Canonical JSON used for hashing: sorted keys, no spaces, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def chain_hash(prev: str, data_json: str) -> str:
+    """Hash of one record line given the previous line's hash."""
+    return hashlib.sha256((prev + "\n" + data_json).encode("utf-8")).hexdigest()
+
+
+class RecordWriter:
+    """Appends events to a session folder's record, flushing each line as it is written."""
+
+    def __init__(self, folder: str | os.PathLike[str]):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / ATTACHMENTS_DIR).mkdir(exist_ok=True)
+        self._path = self.folder / RECORD_FILE
+        if self._path.exists() and self._path.stat().st_size > 0:
+            raise FileExistsError(f"{self._path} already holds a record; use a new session folder")
+        self._fh = self._path.open("w", encoding="utf-8")
+        self._prev = GENESIS
+        self.seq = 0
+
+    def append(self, event: BaseModel) -> str:
+        """Write one event; returns its chain hash."""
+        data_json = canonical(event.model_dump(mode="json"))
+        h = chain_hash(self._prev, data_json)
+        line = '{"seq":%d,"prev":"%s","hash":"%s","data":%s}\n' % (self.seq, self._prev, h, data_json)
+        self._fh.write(line)
+        self._fh.flush()
+        self._prev = h
+        self.seq += 1
+        return h
+
+    def attach(self, data: bytes, media_type: str) -> Attachment:
+        """Store bytes under their hash (once) and return the reference."""
+        digest = hashlib.sha256(data).hexdigest()
+        target = self.folder / ATTACHMENTS_DIR / digest
+        if not target.exists():
+            tmp = target.with_suffix(".part")
+            tmp.write_bytes(data)
+            os.replace(tmp, target)
+        return Attachment(sha256=digest, size=len(data), media_type=media_type)
+
+    @property
+    def last_hash(self) -> str:
+        """Hash of the last line written (GENESIS before any)."""
+        return self._prev
+
+    def close(self) -> None:
+        """Flush and close the record file."""
+        if not self._fh.closed:
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self._fh.close()
+
+
+@dataclass
+class RecordRead:
+    """What reading a record gave: the events, whether the end was cut, and the final hash."""
+
+    events: list[Any] = field(default_factory=list)
+    truncated: bool = False
+    last_hash: str = GENESIS
+
+
+def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRead:
+    """Read and verify a session record; a cut last line is tolerated, any other damage is refused."""
+    path = Path(folder) / RECORD_FILE if Path(folder).is_dir() else Path(folder)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no session record here")
+    out = RecordRead()
+    prev = GENESIS
+    with path.open("rb") as fh:
+        lineno = 0
+        while True:
+            raw = fh.readline(MAX_RECORD_LINE + 1)
+            if not raw:
+                break
+            lineno += 1
+            where = f"{path.name}:{lineno}"
+            complete = raw.endswith(b"\n")
+            try:
+                env = json.loads(raw.decode("utf-8"))
+                if not isinstance(env, dict) or not {"seq", "prev", "hash", "data"} <= set(env):
+                    raise ValueError("not a record envelope")
+            except (UnicodeDecodeError, ValueError):
+                if not complete:  # only the last line can lack its newline: a cut write
+                    out.truncated = True
+                    break
+                raise RecordIntegrityError(f"{where}: line is not a valid record entry (the record is corrupt)") from None
+            if env["seq"] != lineno - 1:
+                raise RecordIntegrityError(f"{where}: sequence number {env['seq']} out of order")
+            if env["prev"] != prev:
+                raise RecordIntegrityError(f"{where}: hash chain broken (previous hash does not match)")
+            if verify:
+                h = chain_hash(prev, canonical(env["data"]))
+                if h != env["hash"]:
+                    raise RecordIntegrityError(f"{where}: hash chain broken (the record was altered)")
+            try:
+                out.events.append(parse_event(env["data"]))
+            except ValidationError as exc:
+                raise RecordIntegrityError(f"{where}: not a valid event ({exc.errors()[0]['msg']})") from None
+            prev = env["hash"]
+            if not complete:
+                out.truncated = True
+                break
+    out.last_hash = prev
+    return out
+
+
+def attachment_path(folder: str | os.PathLike[str], att: Attachment) -> Path:
+    """Where an attachment's bytes are stored."""
+    return Path(folder) / ATTACHMENTS_DIR / att.sha256

@@ -1,0 +1,211 @@
+"""Load scenarios from JSONL/JSON files or folders with strict, located, one-line error messages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from modylbench.scenarios._public import merge_extensions
+from modylbench.scenarios._schema import Scenario
+
+logger = logging.getLogger(__name__)
+
+MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_PROBLEMS = 20
+
+
+class ScenarioLoadError(Exception):
+    """A scenario file is unreadable or invalid; ``problems`` holds one located line each."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems[:MAX_PROBLEMS]
+        super().__init__(problems[0] if problems else "invalid scenario file")
+
+
+def _loc_to_path(loc: Iterable[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        part = str(part)
+        # Drop pydantic's union-branch and validator tags (class names, 'function-after[...]').
+        if part[:1].isupper() or "[" in part or part in {"str", "int", "float", "bool", "none", "list", "dict"}:
+            continue
+        out += ("." if out else "") + part
+    return out
+
+
+def _describe(err: dict[str, Any]) -> str:
+    typ = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    given = err.get("input")
+    if typ == "literal_error":
+        expected = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
+        return f"{given!r} is not one of {expected}"
+    if typ == "missing":
+        return "required field is missing"
+    if typ == "extra_forbidden":
+        return "unknown field"
+    if typ in ("value_error", "assertion_error"):
+        msg = str(err.get("msg", ""))
+        return msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    shown = repr(given)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{err.get('msg', 'invalid')} (got {shown})"
+
+
+def validation_problems(exc: ValidationError) -> list[str]:
+    """One 'path: reason' string per distinct problem in a pydantic error."""
+    seen: dict[str, str] = {}
+    for err in exc.errors(include_url=False):
+        path = _loc_to_path(err.get("loc", ()))
+        desc = _describe(err)
+        if not path and desc.count(": ") >= 1 and "; " in desc:
+            for piece in desc.split("; "):
+                seen.setdefault(piece, "")
+            continue
+        key = path or desc
+        if key not in seen:
+            seen[key] = desc
+    return [f"{k}: {v}" if v else k for k, v in seen.items()]
+
+
+def parse_scenario(raw: Any, where: str) -> Scenario:
+    """Validate one decoded JSON object as a scenario; errors are prefixed by ``where``."""
+    if not isinstance(raw, dict):
+        raise ScenarioLoadError([f"{where}: a scenario must be a JSON object, got {type(raw).__name__}"])
+    try:
+        return Scenario.model_validate(merge_extensions(raw))
+    except ValidationError as exc:
+        raise ScenarioLoadError([f"{where}: {p}" for p in validation_problems(exc)]) from None
+
+
+def _decode(data: bytes, where: str) -> Any:
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ScenarioLoadError([f"{where}: starts with a UTF-8 byte-order mark; save the file as UTF-8 without BOM"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioLoadError([f"{where}: invalid UTF-8 at byte {exc.start}"]) from None
+
+    def _no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON")
+
+    try:
+        return json.loads(text, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()):
+            reason = "truncated JSON (input ends before the object is complete)"
+        else:
+            reason = f"invalid JSON: {exc.msg} (column {exc.colno})"
+        raise ScenarioLoadError([f"{where}: {reason}"]) from None
+    except ValueError as exc:
+        raise ScenarioLoadError([f"{where}: {exc}"]) from None
+    except RecursionError:
+        raise ScenarioLoadError([f"{where}: JSON nested too deeply"]) from None
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    with path.open("rb") as fh:
+        lineno = 0
+        while True:
+            line = fh.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                return
+            lineno += 1
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                raise ScenarioLoadError(
+                    [f"{path.name}:{lineno}: line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB"]
+                )
+            yield lineno, line
+
+
+def load_file(path: str | os.PathLike[str]) -> list[Scenario]:
+    """Load every scenario in one .jsonl (one per line) or .json (object or array) file."""
+    p = Path(path)
+    name = p.name
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise ScenarioLoadError([f"{p}: cannot read ({exc.strerror})"]) from None
+    if size > MAX_FILE_BYTES:
+        raise ScenarioLoadError([f"{name}: file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"])
+    scenarios: list[Scenario] = []
+    if p.suffix == ".jsonl":
+        for lineno, line in _iter_lines(p):
+            where = f"{name}:{lineno}"
+            if lineno == 1 and line.startswith(b"\xef\xbb\xbf"):
+                raise ScenarioLoadError([f"{where}: starts with a UTF-8 byte-order mark; save the file as UTF-8 without BOM"])
+            if not line.strip():
+                continue
+            scenarios.append(parse_scenario(_decode(line, where), where))
+    elif p.suffix == ".json":
+        raw = _decode(p.read_bytes(), f"{name}:1")
+        items = raw if isinstance(raw, list) else [raw]
+        for i, item in enumerate(items):
+            scenarios.append(parse_scenario(item, f"{name}:1" if not isinstance(raw, list) else f"{name}:[{i}]"))
+    else:
+        raise ScenarioLoadError([f"{name}: unknown scenario file type (expected .jsonl or .json)"])
+    if not scenarios:
+        raise ScenarioLoadError([f"{name}: holds no scenarios (empty file)"])
+    seen: dict[str, int] = {}
+    for i, s in enumerate(scenarios):
+        if s.scenario_id in seen:
+            raise ScenarioLoadError([f"{name}: scenario_id {s.scenario_id!r} appears twice"])
+        seen[s.scenario_id] = i
+    return scenarios
+
+
+def load_path(path: str | os.PathLike[str]) -> list[Scenario]:
+    """Load a scenario file, or every .jsonl/.json file in a folder (sorted by name)."""
+    p = Path(path)
+    if p.is_dir():
+        files = sorted(f for f in p.iterdir() if f.suffix in (".jsonl", ".json") and f.is_file())
+        if not files:
+            raise ScenarioLoadError([f"{p}: folder holds no .jsonl or .json scenario files"])
+        out: list[Scenario] = []
+        for f in files:
+            out.extend(load_file(f))
+        return out
+    if not p.exists():
+        raise ScenarioLoadError([f"{p}: no such file or folder"])
+    return load_file(p)
+
+
+def builtin_ids() -> list[str]:
+    """Ids of the scenarios shipped with the package, in their canonical order."""
+    from modylbench.scenarios.builtin import BUILTIN_IDS
+
+    return list(BUILTIN_IDS)
+
+
+def load_builtin() -> list[Scenario]:
+    """The built-in scenarios, from the package's committed data files."""
+    data = resources.files("modylbench.scenarios") / "data"
+    out = []
+    for sid in builtin_ids():
+        f = data / f"{sid}.json"
+        if not f.is_file():
+            logger.warning("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`", sid)
+            continue
+        out.append(parse_scenario(json.loads(f.read_text("utf-8")), f"{sid}.json"))
+    return out
+
+
+def resolve_scenarios(extra: Iterable[str | os.PathLike[str]] = ()) -> dict[str, Scenario]:
+    """Built-in scenarios, then each ``--scenarios`` path adding or replacing by id."""
+    out = {s.scenario_id: s for s in load_builtin()}
+    for path in extra:
+        for s in load_path(path):
+            out[s.scenario_id] = s
+    return out

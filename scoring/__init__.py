@@ -1,0 +1,1 @@
+"""modylbench.scoring — see DESIGN.md."""

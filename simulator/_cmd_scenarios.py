@@ -1,0 +1,152 @@
+"""Commands about scenarios and schemas: list-scenarios, export-dataset, schema."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from modylbench.simulator._errors import UserError
+
+scenarios_option = click.option(
+    "--scenarios",
+    "scenario_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="A .jsonl/.json file or a folder of them; adds or replaces scenarios by id. Repeatable.",
+)
+
+
+def load_all(paths: tuple[Path, ...]) -> dict[str, Any]:
+    """Built-in scenarios plus those from --scenarios paths (raises ScenarioLoadError)."""
+    from modylbench.scenarios import resolve_scenarios
+
+    return resolve_scenarios(paths)
+
+
+def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
+    """One scenario by id, or a one-line error listing the ids there are."""
+    if scenario_id not in scenarios:
+        raise UserError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(scenarios))}")
+    return scenarios[scenario_id]
+
+
+@click.command("list-scenarios")
+@scenarios_option
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+def list_scenarios(scenario_paths: tuple[Path, ...], as_json: bool) -> None:
+    """List the available scenarios: id, vertical, title, tier, turns, edge cases, channels."""
+    scenarios = load_all(scenario_paths)
+    rows = [
+        {
+            "scenario_id": s.scenario_id,
+            "vertical": s.vertical,
+            "title": s.title,
+            "quality_tier": s.quality_tier,
+            "turns": len(s.turns),
+            "edge_cases": len(s.edge_cases),
+            "channels": s.channels_used,
+            "expected_outputs": len(s.expected_outputs),
+            "timeout_minutes": s.timeout_minutes,
+        }
+        for s in scenarios.values()
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} scenarios", title_justify="left")
+    for col, kw in (("scenario_id", {"style": "bold"}), ("vertical", {}), ("title", {}), ("tier", {}),
+                    ("turns", {"justify": "right"}), ("edge cases", {"justify": "right"}), ("channels", {})):
+        table.add_column(col, **kw)  # type: ignore[arg-type]
+    for r in rows:
+        table.add_row(r["scenario_id"], r["vertical"], r["title"], r["quality_tier"], str(r["turns"]),
+                      str(r["edge_cases"]), ", ".join(r["channels"]))
+    if rows:
+        table.add_section()
+        table.add_row("total", "", "", "", str(sum(r["turns"] for r in rows)),
+                      str(sum(r["edge_cases"] for r in rows)), "")
+    Console().print(table)
+
+
+def hard_rows(scenario: Any) -> list[dict[str, Any]]:
+    """One stand-alone row per edge case: the scenario's frame, the turns leading to it, the turn."""
+    from modylbench.scenarios import persona_text, to_public
+
+    public = to_public(scenario)
+    rows = []
+    for edge in scenario.edge_cases:
+        idx = next((t.turn_index for t in scenario.turns if t.edge_case == edge.name),
+                   next(t.turn_index for t in scenario.turns if t.human_utterance.strip() == edge.human_utterance.strip()))
+        rows.append({
+            "edge_case_id": f"{scenario.scenario_id}::{edge.name}",
+            "scenario_id": scenario.scenario_id,
+            "vertical": scenario.vertical,
+            "title": scenario.title,
+            "human_persona": persona_text(scenario.human_persona),
+            "context": scenario.context,
+            "meeting_goal": scenario.meeting_goal,
+            "quality_tier": scenario.quality_tier,
+            "turn_index": idx,
+            "edge_case": public["edge_cases"][scenario.edge_cases.index(edge)],
+            "preceding_turns": public["turns"][max(0, idx - 5):idx],
+            "turn": public["turns"][idx],
+        })
+    return rows
+
+
+@click.command("export-dataset")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
+@scenarios_option
+def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...]) -> None:
+    """Write OUT_DIR/data/test.jsonl (scenarios) and OUT_DIR/data/test_hard.jsonl (one row per edge case)."""
+    from modylbench.scenarios import to_public
+
+    scenarios = load_all(scenario_paths)
+    data = out_dir / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    with (data / "test.jsonl").open("w", encoding="utf-8") as fh:
+        for s in scenarios.values():
+            fh.write(json.dumps(to_public(s), ensure_ascii=False) + "\n")
+    n_hard = 0
+    with (data / "test_hard.jsonl").open("w", encoding="utf-8") as fh:
+        for s in scenarios.values():
+            for row in hard_rows(s):
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n_hard += 1
+    click.echo(f"wrote {data / 'test.jsonl'} ({len(scenarios)} scenarios) and {data / 'test_hard.jsonl'} ({n_hard} edge cases)")
+
+
+# name -> (module, attribute, kind): kind "model" has .model_json_schema(); "adapter" is a TypeAdapter.
+SCHEMAS: dict[str, tuple[str, str, str]] = {
+    "scenario": ("modylbench.scenarios", "Scenario", "model"),
+    "record": ("modylbench.record._events", "EVENT_ADAPTER", "adapter"),
+    "responses": ("modylbench.record", "ScenarioResponses", "model"),
+    "scorecard": ("modylbench.scoring", "Scorecard", "model"),
+}
+
+
+def schema_json(name: str) -> dict[str, Any]:
+    """The JSON Schema of one persisted type."""
+    mod_name, attr, kind = SCHEMAS[name]
+    try:
+        obj = getattr(importlib.import_module(mod_name), attr)
+    except (ImportError, AttributeError):
+        raise UserError(f"schema {name!r} is not available in this build") from None
+    schema: dict[str, Any] = obj.json_schema() if kind == "adapter" else obj.model_json_schema()
+    schema.setdefault("title", name)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+@click.command("schema")
+@click.argument("name", type=click.Choice(sorted(SCHEMAS)))
+def schema(name: str) -> None:
+    """Print the JSON Schema of a persisted type: scenario, record (one event), responses, scorecard."""
+    click.echo(json.dumps(schema_json(name), indent=2, sort_keys=True))

@@ -1,0 +1,118 @@
+"""The ``modylbench`` command: a click group whose subcommands are imported only when used."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from typing import Any
+
+import click
+
+from modylbench.simulator._errors import UserError
+
+# name -> ("module:attribute", one-line help). Modules load lazily so --help stays fast.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list-scenarios": ("modylbench.simulator._cmd_scenarios:list_scenarios", "List the available scenarios."),
+    "export-dataset": ("modylbench.simulator._cmd_scenarios:export_dataset", "Write the scenarios in the public dataset format."),
+    "schema": ("modylbench.simulator._cmd_scenarios:schema", "Print the JSON Schema of scenario, record, responses or scorecard."),
+}
+
+
+def register(name: str, target: str, help_text: str) -> None:
+    """Add a lazily-imported subcommand (used by other parts of the package)."""
+    COMMANDS[name] = (target, help_text)
+
+
+_OPTIONAL = {
+    "evaluate": ("modylbench.scoring._cli:evaluate", "Score pre-recorded responses (responses.jsonl)."),
+    "run": ("modylbench.simulator._cmd_run:run", "Run a live meeting with an agent, record it and score it."),
+    "sweep": ("modylbench.simulator._cmd_run:sweep", "Run several scenarios x agents with bounded concurrency and resume."),
+    "serve": ("modylbench.simulator._cmd_run:serve", "Start a meeting and wait for an outside agent to join."),
+    "replay": ("modylbench.simulator._cmd_run:replay", "Verify a recorded session, re-derive its responses and re-score it."),
+    "report": ("modylbench.scoring._cmd_report:report", "Write a self-contained HTML report of scorecards or sessions."),
+}
+
+
+def _module_exists(target: str) -> bool:
+    import importlib.util
+
+    mod = target.split(":", 1)[0]
+    try:
+        return importlib.util.find_spec(mod) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+class LazyGroup(click.Group):
+    """Lists every command with its help line; imports a command's module only when it runs."""
+
+    def _table(self) -> dict[str, tuple[str, str]]:
+        table = dict(COMMANDS)
+        for name, entry in _OPTIONAL.items():
+            if name not in table and _module_exists(entry[0]):
+                table[name] = entry
+        return table
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self._table())
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help lines come from the table so that listing commands imports none of them.
+        rows = [(name, help_text) for name, (_, help_text) in sorted(self._table().items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = self._table().get(cmd_name)
+        if entry is None:
+            return None
+        mod_name, attr = entry[0].split(":", 1)
+        cmd: click.Command = getattr(importlib.import_module(mod_name), attr)
+        return cmd
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="modylbench", prog_name="modylbench")
+@click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug) on stderr.")
+def cli(verbose: int) -> None:
+    """ModylBench: evaluate AI agents as participants in live professional meetings.
+
+    A scripted persona runs a real meeting (speech over WebRTC, chat, screen share, files and a
+    shared document); the agent's work is recorded edit by edit and scored on 11 dimensions.
+    """
+    if verbose:
+        logging.basicConfig(level=logging.DEBUG if verbose > 1 else logging.INFO, stream=sys.stderr,
+                            format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point: user-fixable problems print one line to stderr and exit with their code."""
+    from modylbench.scenarios import ScenarioLoadError
+
+    try:
+        return cli.main(args=argv, prog_name="modylbench", standalone_mode=False)
+    except ScenarioLoadError as exc:
+        for line in exc.problems:
+            click.echo(f"error: {line}", err=True)
+        sys.exit(2)
+    except UserError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
