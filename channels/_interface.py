@@ -1,0 +1,307 @@
+"""The harness-side channel interface (``MeetingLink``) and the events the agent produces on it.
+
+Both transports implement it: ``WebRTCMeeting`` (aiortc, real media) and ``InProcessMeeting`` (in-memory
+queues, usually on a ``VirtualClock``). The simulator drives only this interface, so a run over either
+produces records of the same shape. All times are seconds on the link's injected clock (the meeting clock).
+
+Harness → agent: ``play`` PCM (48 kHz mono s16) on the audio track, ``stop_playback`` (barge-in), ``show`` a
+PIL image on the screen share, ``send_chat``, ``send_control`` (turn markers, captions, meeting end),
+``push_file`` (returns the verified outcome), ``send_doc`` (a raw Yjs sync message).
+Agent → harness: ``events()`` yields ``AgentEvent`` values: chat, files (verified), ``done``, transcripts,
+doc messages, speech onset/offset (voice-activity detection, corrected for receive buffering), the received
+audio itself, protocol faults, and finally ``AgentDisconnected``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from modylbench.channels._clock import Clock
+    from PIL import Image
+
+logger = logging.getLogger(__name__)
+
+SAMPLE_RATE = 48_000
+"""Audio sample rate on both tracks (Hz); mono, signed 16-bit little-endian."""
+FRAME_SAMPLES = 960
+"""Samples per 20 ms audio frame."""
+FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE
+FRAME_BYTES = FRAME_SAMPLES * 2
+
+# ---------------------------------------------------------------- harness → agent control messages
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStartMarker:
+    """The persona opens turn ``turn_index``."""
+
+    turn_index: int
+    phase: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "turn_start", "turn_index": self.turn_index, "phase": self.phase}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEndMarker:
+    """The persona closes turn ``turn_index``."""
+
+    turn_index: int
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "turn_end", "turn_index": self.turn_index, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """Text of what the persona says (or said), for text-only agents. ``final`` is False for a partial."""
+
+    text: str
+    utterance_id: str = ""
+    start: float | None = None
+    end: float | None = None
+    final: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "caption",
+            "speaker": "persona",
+            "text": self.text,
+            "utterance_id": self.utterance_id,
+            "start": self.start,
+            "end": self.end,
+            "final": self.final,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingEnd:
+    """The meeting is over; the link closes after sending this."""
+
+    reason: str = "completed"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "meeting_end", "reason": self.reason}
+
+
+ControlMessage = TurnStartMarker | TurnEndMarker | Caption | MeetingEnd
+
+# ---------------------------------------------------------------- playback and file outcomes
+
+
+@dataclass(eq=False)
+class Playback:
+    """One ``play`` call: when its first and last samples went out on the audio track (meeting clock).
+
+    ``started`` resolves with the time of the frame carrying the first sample; ``ended`` with the time the
+    last sample finished (or when it was cut). ``cut`` is True when ``stop_playback`` interrupted it.
+    """
+
+    duration: float
+    started: asyncio.Future[float]
+    ended: asyncio.Future[float]
+    cut: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """How a ``push_file`` ended: ``ok`` only once the agent acknowledged the sha256."""
+
+    file_id: str
+    name: str
+    media_type: str
+    size: int
+    sha256: str
+    ok: bool
+    reason: str = ""
+    started: float = 0.0
+    finished: float = 0.0
+
+
+# ---------------------------------------------------------------- agent → harness events
+
+
+@dataclass(frozen=True, slots=True)
+class AgentChat:
+    """The agent posted a chat message."""
+
+    time: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentFile:
+    """A file from the agent. ``ok`` False: refused or failed verification (``data`` is then empty)."""
+
+    time: float
+    file_id: str
+    name: str
+    media_type: str
+    size: int
+    sha256: str
+    data: bytes
+    ok: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDoneSignal:
+    """The agent said it is done with the current turn."""
+
+    time: float
+    turn_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentTranscript:
+    """Text the agent says it spoke (sent with ``say``); pairs with the speech found on its audio."""
+
+    time: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDocMessage:
+    """A raw Yjs sync-protocol message from the agent (y-protocols framing, see docs/protocol.md)."""
+
+    time: float
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpeechOnset:
+    """Voice activity began on the agent's audio at ``time`` (when it was sent, receive buffering removed)."""
+
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpeechOffset:
+    """Voice activity ended at ``time`` (end of the last voiced frame); ``onset`` repeats the matching onset."""
+
+    time: float
+    onset: float
+
+
+@dataclass(frozen=True, slots=True)
+class AgentAudio:
+    """A chunk of the agent's received audio: 48 kHz mono s16, first sample at ``time`` (corrected)."""
+
+    time: float
+    pcm: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolFault:
+    """The agent sent something invalid (oversized, malformed, flood); it was dropped and the meeting goes on."""
+
+    time: float
+    kind: str
+    message: str
+    channel: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDisconnected:
+    """The agent is gone (closed, vanished, or the meeting ended). Always the last event."""
+
+    time: float
+    reason: str
+
+
+AgentEvent = (
+    AgentChat
+    | AgentFile
+    | AgentDoneSignal
+    | AgentTranscript
+    | AgentDocMessage
+    | AgentSpeechOnset
+    | AgentSpeechOffset
+    | AgentAudio
+    | ProtocolFault
+    | AgentDisconnected
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """Knobs shared by both transports."""
+
+    captions: bool = True
+    """Send captions on the control channel; off forces agents to listen to the audio."""
+    screen_fps: float = 2.0
+    """Screen-share frame rate (1–5 fps)."""
+    screen_size: tuple[int, int] = (1280, 720)
+    max_file_size: int = 50 * 1024 * 1024
+    """Largest file accepted or pushed, in bytes."""
+    max_chat_chars: int = 8_000
+    chat_rate: float = 5.0
+    """Chat messages per second the agent may sustain (token bucket); the excess is dropped and reported."""
+    chat_burst: int = 20
+    max_doc_message: int = 256 * 1024
+    """Largest doc-channel message (bytes) accepted."""
+    event_queue: int = 4096
+    """Bound on undelivered agent events; audio chunks are dropped first when it is full."""
+    connect_timeout: float = 10.0
+    file_timeout: float = 60.0
+    """A file whose chunks stop arriving for this long is abandoned."""
+    vad_threshold_db: float = -45.0
+    """Frame RMS (dBFS) above which a frame counts as voiced."""
+    vad_hangover: float = 0.3
+    """Silence (s) that ends a speech segment."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class MeetingLink(Protocol):
+    """What the simulator drives: one connected agent, seen from the persona's side."""
+
+    clock: Clock
+    transport: Literal["webrtc", "inproc"]
+    options: LinkOptions
+
+    async def wait_connected(self) -> float:
+        """Wait until the agent has joined and every channel is open; returns the connect time (s)."""
+        ...
+
+    async def play(self, pcm: bytes) -> Playback:
+        """Queue PCM (48 kHz mono s16) behind anything already playing; returns at once with its Playback."""
+        ...
+
+    def stop_playback(self) -> float:
+        """Cut current and queued speech (barge-in); returns the meeting time of the cut."""
+        ...
+
+    async def show(self, image: Image.Image) -> float:
+        """Put ``image`` on the screen share from the next frame on; returns the meeting time it was taken."""
+        ...
+
+    async def send_chat(self, text: str) -> float:
+        """Post a chat message as the persona; returns the meeting time sent."""
+        ...
+
+    async def send_control(self, message: ControlMessage) -> bool:
+        """Send a control message; False if it was not sent (a caption with captions off, or link closed)."""
+        ...
+
+    async def push_file(self, name: str, data: bytes, media_type: str) -> FileOutcome:
+        """Send a file and wait for the agent's verification (or failure / timeout)."""
+        ...
+
+    async def send_doc(self, message: bytes) -> None:
+        """Send one raw Yjs sync-protocol message on the doc channel."""
+        ...
+
+    def events(self) -> AsyncIterator[AgentEvent]:
+        """What the agent does, in order; ends after ``AgentDisconnected``. Iterate from one consumer only."""
+        ...
+
+    async def close(self, reason: str = "completed") -> None:
+        """End the meeting (sends ``MeetingEnd`` if still connected) and release everything."""
+        ...
