@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from modylbench.scenarios._schema import MutationType
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Model(BaseModel):

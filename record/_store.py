@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
 from modylbench.record._events import Attachment, parse_event
+from pydantic import BaseModel, ValidationError
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ class RecordWriter:
         """Write one event; returns its chain hash."""
         data_json = canonical(event.model_dump(mode="json"))
         h = chain_hash(self._prev, data_json)
-        line = '{"seq":%d,"prev":"%s","hash":"%s","data":%s}\n' % (self.seq, self._prev, h, data_json)
+        line = f'{{"seq":{self.seq},"prev":"{self._prev}","hash":"{h}","data":{data_json}}}\n'
         self._fh.write(line)
         self._fh.flush()
         self._prev = h

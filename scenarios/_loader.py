@@ -10,10 +10,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from modylbench.scenarios._public import merge_extensions
 from modylbench.scenarios._schema import Scenario
+from pydantic import ValidationError
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +43,7 @@ def _loc_to_path(loc: Iterable[Any]) -> str:
     return out
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: Any) -> str:
     typ = err.get("type", "")
     ctx = err.get("ctx") or {}
     given = err.get("input")
@@ -74,10 +73,14 @@ def validation_problems(exc: ValidationError) -> list[str]:
             for piece in desc.split("; "):
                 seen.setdefault(piece, "")
             continue
-        key = path or desc
-        if key not in seen:
-            seen[key] = desc
-    return [f"{k}: {v}" if v else k for k, v in seen.items()]
+        if not path:
+            seen.setdefault(desc, "")
+        elif path not in seen:
+            seen[path] = desc
+    # A union field (criterion object or text) reports one error per branch; keep the deepest.
+    paths = [k for k, v in seen.items() if v]
+    shadowed = {p for p in paths if any(q != p and (q.startswith(p + ".") or q.startswith(p + "[")) for q in paths)}
+    return [f"{k}: {v}" if v else k for k, v in seen.items() if k not in shadowed]
 
 
 def parse_scenario(raw: Any, where: str) -> Scenario:
@@ -90,7 +93,7 @@ def parse_scenario(raw: Any, where: str) -> Scenario:
         raise ScenarioLoadError([f"{where}: {p}" for p in validation_problems(exc)]) from None
 
 
-def _decode(data: bytes, where: str) -> Any:
+def _decode(data: bytes, where: str, cut: bool = False) -> Any:
     if data.startswith(b"\xef\xbb\xbf"):
         raise ScenarioLoadError([f"{where}: starts with a UTF-8 byte-order mark; save the file as UTF-8 without BOM"])
     try:
@@ -104,7 +107,7 @@ def _decode(data: bytes, where: str) -> Any:
     try:
         return json.loads(text, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()):
+        if cut or exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated"):
             reason = "truncated JSON (input ends before the object is complete)"
         else:
             reason = f"invalid JSON: {exc.msg} (column {exc.colno})"
@@ -148,7 +151,7 @@ def load_file(path: str | os.PathLike[str]) -> list[Scenario]:
                 raise ScenarioLoadError([f"{where}: starts with a UTF-8 byte-order mark; save the file as UTF-8 without BOM"])
             if not line.strip():
                 continue
-            scenarios.append(parse_scenario(_decode(line, where), where))
+            scenarios.append(parse_scenario(_decode(line, where, cut=not line.endswith(b"\n")), where))
     elif p.suffix == ".json":
         raw = _decode(p.read_bytes(), f"{name}:1")
         items = raw if isinstance(raw, list) else [raw]
@@ -196,7 +199,7 @@ def load_builtin() -> list[Scenario]:
     for sid in builtin_ids():
         f = data / f"{sid}.json"
         if not f.is_file():
-            logger.warning("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`", sid)
+            logger.debug("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`", sid)
             continue
         out.append(parse_scenario(json.loads(f.read_text("utf-8")), f"{sid}.json"))
     return out

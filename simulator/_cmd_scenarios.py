@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-
 from modylbench.simulator._errors import UserError
 
 scenarios_option = click.option(
@@ -61,8 +60,11 @@ def list_scenarios(scenario_paths: tuple[Path, ...], as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)  # piped output: never cut ids
     table = Table(title=f"{len(rows)} scenarios", title_justify="left")
-    for col, kw in (("scenario_id", {"style": "bold"}), ("vertical", {}), ("title", {}), ("tier", {}),
+    for col, kw in (("scenario_id", {"style": "bold", "no_wrap": True}), ("vertical", {}), ("title", {}), ("tier", {}),
                     ("turns", {"justify": "right"}), ("edge cases", {"justify": "right"}), ("channels", {})):
         table.add_column(col, **kw)  # type: ignore[arg-type]
     for r in rows:
@@ -72,7 +74,7 @@ def list_scenarios(scenario_paths: tuple[Path, ...], as_json: bool) -> None:
         table.add_section()
         table.add_row("total", "", "", "", str(sum(r["turns"] for r in rows)),
                       str(sum(r["edge_cases"] for r in rows)), "")
-    Console().print(table)
+    console.print(table)
 
 
 def hard_rows(scenario: Any) -> list[dict[str, Any]]:
