@@ -1,0 +1,40 @@
+"""Agent-side client SDK: join a ModylBench meeting (WebRTC by URL + token, or in-process), receive what
+the persona says, shows and sends as async events, and speak, chat, send files, edit the doc, say done."""
+
+from modylbench.agents._client import MeetingClient, join, join_inprocess
+from modylbench.channels._agentside import (
+    AudioReceived,
+    CaptionReceived,
+    ChatReceived,
+    Disconnected,
+    DocMessageReceived,
+    FileReceived,
+    Hello,
+    MeetingEnded,
+    MeetingEvent,
+    ScreenFrameReceived,
+    Synthesize,
+    TurnEnded,
+    TurnStarted,
+)
+from modylbench.channels._audio import fallback_speech
+
+__all__ = [
+    "AudioReceived",
+    "CaptionReceived",
+    "ChatReceived",
+    "Disconnected",
+    "DocMessageReceived",
+    "FileReceived",
+    "Hello",
+    "MeetingClient",
+    "MeetingEnded",
+    "MeetingEvent",
+    "ScreenFrameReceived",
+    "Synthesize",
+    "TurnEnded",
+    "TurnStarted",
+    "fallback_speech",
+    "join",
+    "join_inprocess",
+]

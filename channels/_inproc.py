@@ -1,0 +1,144 @@
+"""The in-process transport: the same ``MeetingLink`` over in-memory channels, usually on a ``VirtualClock``,
+for time-compressed headless runs and tests. Messages pass through the same wire protocol as over WebRTC."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Literal
+
+from modylbench.channels._agentside import AgentSession, Synthesize
+from modylbench.channels._audio import AudioSource
+from modylbench.channels._clock import Clock
+from modylbench.channels._harness import LinkBase
+from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
+from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, PROTOCOL_VERSION, dumps
+from PIL import Image
+
+logger = logging.getLogger(__name__)
+
+
+class InProcPipe:
+    """One direction of an in-memory data channel: ordered, reliable, same size limit as aiortc's."""
+
+    def __init__(
+        self, label: str, deliver: Callable[[str, str | bytes], None], is_open: Callable[[], bool]
+    ) -> None:
+        self.label = label
+        self._deliver = deliver
+        self._is_open = is_open
+
+    async def send(self, data: str | bytes) -> None:
+        size = len(data.encode() if isinstance(data, str) else data)
+        if size > MAX_MESSAGE:
+            raise ValueError(f"Message size exceeds max-message-size ({size} > {MAX_MESSAGE})")
+        if not self._is_open():
+            raise ConnectionError(f"{self.label} channel is closed")
+        # call_soon keeps messages in order and delivers them on a later loop pass, like a network would.
+        asyncio.get_running_loop().call_soon(self._deliver, self.label, data)
+        await asyncio.sleep(0)
+
+
+class InProcessMeeting(LinkBase):
+    """A ``MeetingLink`` whose agent lives in the same process; join it with ``join()``.
+
+    Audio flows both ways as 20 ms frames paced on the injected clock, screen images are handed over as
+    they change (at most ``screen_fps`` per second), and every data-channel message goes through the wire
+    protocol, so the harness sees the same events as over WebRTC.
+    """
+
+    transport: Literal["webrtc", "inproc"] = "inproc"
+
+    def __init__(self, clock: Clock, options: LinkOptions | None = None, meeting_id: str = "inproc") -> None:
+        super().__init__(clock, options)
+        self.meeting_id = meeting_id
+        self.agent: AgentSession | None = None
+        self._screen: Image.Image | None = None
+        self._screen_version = 0
+        self._open = False
+
+    def _is_open(self) -> bool:
+        return self._open
+
+    async def join(self, synthesize: Synthesize | None = None, receive_audio: bool = True) -> AgentSession:
+        """Connect an in-process agent; returns its session (wrap it with ``modylbench.agents``)."""
+        if self.agent is not None:
+            raise RuntimeError("an agent already joined this meeting")
+        agent = AgentSession(self.clock, synthesize, receive_audio, self.options.max_file_size)
+        self.agent = agent
+        self._open = True
+        for label in CHANNEL_LABELS:
+            self.pipes[label] = InProcPipe(label, self._to_agent, self._is_open)
+            agent.pipes[label] = InProcPipe(label, self._to_harness, self._is_open)
+        await self.pipes["control"].send(
+            dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": self.meeting_id,
+                   "captions": self.options.captions, "screen_fps": self.options.screen_fps,
+                   "time": self.clock.now()})
+        )  # fmt: skip
+        self._mark_connected()
+        self.tasks.start(self._pump(self.audio, agent.on_audio), "persona-audio")
+        self.tasks.start(self._pump(agent.audio, self.on_agent_audio), "agent-audio")
+        self.tasks.start(self._screen_loop(agent), "screen")
+        return agent
+
+    def _to_agent(self, label: str, data: str | bytes) -> None:
+        if self._open and self.agent is not None:
+            self.agent.on_message(label, data)
+
+    def _to_harness(self, label: str, data: str | bytes) -> None:
+        if self._open:
+            self.on_message(label, data)
+            if self._gone:  # the agent said bye
+                self._shutdown("agent left")
+
+    async def _pump(self, source: AudioSource, sink: Callable[[float, bytes], None]) -> None:
+        t = self.clock.now()
+        while self._open:
+            await self.clock.sleep_until(t)
+            if not self._open:
+                return
+            sink(t, source.next_frame(t))
+            t += FRAME_SECONDS
+
+    async def show(self, image: Image.Image) -> float:
+        self._screen = (
+            image.convert("RGB").resize(self.options.screen_size)
+            if image.size != self.options.screen_size
+            else image.convert("RGB")
+        )
+        self._screen_version += 1
+        return self.clock.now()
+
+    async def _screen_loop(self, agent: AgentSession) -> None:
+        period = 1.0 / max(0.1, self.options.screen_fps)
+        sent = 0
+        t = self.clock.now()
+        while self._open:
+            if self._screen is not None and self._screen_version != sent:
+                sent = self._screen_version
+                agent.on_screen(t, self._screen.copy())
+            t += period
+            await self.clock.sleep_until(t)
+
+    def sever(self, reason: str = "connection lost") -> None:
+        """Drop the connection without goodbyes, as when the agent's process dies."""
+        self._shutdown(reason)
+
+    def _shutdown(self, reason: str) -> None:
+        if not self._open and self._gone:
+            return
+        self._open = False
+        self._agent_gone(reason)
+        if self.agent is not None:
+            self.agent.on_gone(reason)
+
+    async def close(self, reason: str = "completed") -> None:
+        if self._open and not self._gone:
+            await self.send_control(MeetingEnd(reason))
+            await asyncio.sleep(0)  # let the agent take delivery before the line drops
+            await asyncio.sleep(0)
+        self._shutdown("meeting ended" if reason == "completed" else reason)
+        await self.tasks.aclose()
+        if self.agent is not None:
+            await self.agent.tasks.aclose()

@@ -1,0 +1,277 @@
+"""The wire protocol shared by both transports (docs/protocol.md): channel labels, JSON limits, file framing,
+Yjs sync-message framing checks, name sanitising and the chat rate limit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from modylbench.channels._clock import Clock
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+CHANNEL_LABELS = ("control", "chat", "files", "doc")
+MAX_MESSAGE = 262_144
+"""Largest data-channel message aiortc accepts (and so the protocol's hard ceiling)."""
+MAX_JSON = 64 * 1024
+"""Largest JSON message on control, chat or files."""
+FILE_CHUNK = 16 * 1024
+"""Payload bytes per file chunk: well under MAX_MESSAGE, small enough to interleave with media."""
+FILE_RATE = 2_000_000
+"""Default file pacing (bytes/s); faster sends caused lost audio packets here (aiortc #543)."""
+MAX_NAME = 200
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+
+
+class WireError(ValueError):
+    """A message broke the protocol; ``kind`` is machine-readable."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Pipe(Protocol):
+    """One direction of one data channel, as the cores see it."""
+
+    label: str
+
+    async def send(self, data: str | bytes) -> None:
+        """Send one message, waiting while the channel's send buffer is above its high-water mark."""
+        ...
+
+
+def parse_json(data: str | bytes, channel: str) -> dict[str, Any]:
+    """Decode a JSON object message with a ``type`` string, or raise ``WireError``."""
+    if isinstance(data, bytes):
+        raise WireError("unexpected_binary", f"binary message on the {channel} channel")
+    if len(data) > MAX_JSON:
+        raise WireError("oversized_message", f"{len(data)} characters on {channel} (limit {MAX_JSON})")
+    try:
+        obj = json.loads(data)
+    except ValueError as exc:
+        raise WireError("malformed_json", f"{channel}: {exc}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise WireError("malformed_message", f"{channel}: expected an object with a string 'type'")
+    return obj
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def sanitize_name(name: str) -> str:
+    """A file name safe to store anywhere: no directories, no control or reserved characters, bounded."""
+    name = unicodedata.normalize("NFC", str(name)).replace("\\", "/").split("/")[-1]
+    name = "".join(c for c in name if unicodedata.category(c)[0] != "C" and c not in '<>:"|?*')
+    name = name.strip().lstrip(".").strip()
+    if len(name) > MAX_NAME:
+        stem, dot, ext = name.rpartition(".")
+        name = (stem[: MAX_NAME - len(ext) - 1] + dot + ext) if dot and len(ext) <= 16 else name[:MAX_NAME]
+    return name or "file"
+
+
+# ---------------------------------------------------------------- Yjs sync framing (y-protocols)
+
+MSG_SYNC = 0
+MSG_AWARENESS = 1
+SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE = 0, 1, 2
+
+
+def read_varuint(data: bytes, pos: int) -> tuple[int, int]:
+    """lib0 varuint: 7 bits per byte, little-endian groups, high bit = more. Bounded to 53 bits like lib0."""
+    value = shift = 0
+    while True:
+        if pos >= len(data):
+            raise WireError("malformed_doc_message", "truncated varuint")
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 53:
+            raise WireError("malformed_doc_message", "varuint too long")
+
+
+def write_varuint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def encode_sync(sub_type: int, payload: bytes) -> bytes:
+    """Frame a sync message: varuint 0, varuint sub-type, varuint length, payload."""
+    return write_varuint(MSG_SYNC) + write_varuint(sub_type) + write_varuint(len(payload)) + payload
+
+
+def check_doc_message(data: str | bytes, limit: int) -> tuple[int, int | None]:
+    """Validate one doc-channel message; returns (message type, sync sub-type or None)."""
+    if isinstance(data, str):
+        raise WireError("unexpected_text", "text message on the doc channel (binary only)")
+    if len(data) > limit:
+        raise WireError("oversized_message", f"{len(data)} bytes on doc (limit {limit})")
+    mtype, pos = read_varuint(data, 0)
+    if mtype == MSG_AWARENESS:
+        return mtype, None
+    if mtype != MSG_SYNC:
+        raise WireError("malformed_doc_message", f"unknown message type {mtype}")
+    sub, pos = read_varuint(data, pos)
+    if sub not in (SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE):
+        raise WireError("malformed_doc_message", f"unknown sync sub-type {sub}")
+    length, pos = read_varuint(data, pos)
+    if length != len(data) - pos:
+        raise WireError("malformed_doc_message", f"declared {length} payload bytes, found {len(data) - pos}")
+    return mtype, sub
+
+
+# ---------------------------------------------------------------- files
+
+
+def chunk_frame(file_id: str, payload: bytes) -> bytes:
+    raw = file_id.encode("ascii")
+    return bytes([len(raw)]) + raw + payload
+
+
+def parse_chunk(data: bytes) -> tuple[str, bytes]:
+    if not data:
+        raise WireError("malformed_file_chunk", "empty chunk")
+    n = data[0]
+    try:
+        fid = data[1 : 1 + n].decode("ascii")
+    except UnicodeDecodeError:
+        raise WireError("malformed_file_chunk", "chunk id is not ASCII") from None
+    if len(data) < 1 + n or not _ID_RE.match(fid):
+        raise WireError("malformed_file_chunk", "bad chunk id")
+    return fid, data[1 + n :]
+
+
+@dataclass
+class FileHeader:
+    file_id: str
+    name: str
+    media_type: str
+    size: int
+    sha256: str
+
+    @classmethod
+    def parse(cls, obj: dict[str, Any], max_size: int) -> FileHeader:
+        fid, size, sha = obj.get("id"), obj.get("size"), obj.get("sha256")
+        if not isinstance(fid, str) or not _ID_RE.match(fid):
+            raise WireError("bad_file_header", "id must match [A-Za-z0-9_-]{1,64}")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise WireError("bad_file_header", "size must be a non-negative integer")
+        if size > max_size:
+            raise WireError("file_too_large", f"{size} bytes (limit {max_size})")
+        if not isinstance(sha, str) or not _SHA_RE.match(sha):
+            raise WireError("bad_file_header", "sha256 must be 64 lowercase hex digits")
+        media = obj.get("media_type", "application/octet-stream")
+        if not isinstance(media, str) or len(media) > 255:
+            raise WireError("bad_file_header", "media_type must be a string of at most 255 characters")
+        return cls(fid, sanitize_name(str(obj.get("name", ""))), media, size, sha)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "file_start",
+            "id": self.file_id,
+            "name": self.name,
+            "media_type": self.media_type,
+            "size": self.size,
+            "sha256": self.sha256,
+        }
+
+
+@dataclass
+class Incoming:
+    header: FileHeader
+    last_activity: float
+    buf: bytearray = field(default_factory=bytearray)
+    hasher: Any = field(default_factory=hashlib.sha256)
+
+
+class FileAssembler:
+    """Receiving side of the files channel: bounded concurrent transfers, size and sha256 checks."""
+
+    def __init__(self, max_size: int, max_concurrent: int = 4) -> None:
+        self.max_size = max_size
+        self.max_concurrent = max_concurrent
+        self.open: dict[str, Incoming] = {}
+
+    def start(self, obj: dict[str, Any], now: float) -> FileHeader:
+        header = FileHeader.parse(obj, self.max_size)
+        if header.file_id in self.open:
+            raise WireError("duplicate_file_id", header.file_id)
+        if len(self.open) >= self.max_concurrent:
+            raise WireError("too_many_files", f"more than {self.max_concurrent} transfers at once")
+        self.open[header.file_id] = Incoming(header, now)
+        return header
+
+    def chunk(self, data: bytes, now: float) -> None:
+        fid, payload = parse_chunk(data)
+        inc = self.open.get(fid)
+        if inc is None:
+            raise WireError("unknown_file_id", fid)
+        if len(inc.buf) + len(payload) > inc.header.size:
+            del self.open[fid]
+            raise WireError("file_overrun", f"{fid}: more bytes than the declared {inc.header.size}")
+        inc.buf += payload
+        inc.hasher.update(payload)
+        inc.last_activity = now
+
+    def end(self, fid: Any) -> tuple[FileHeader, bytes, str]:
+        """Finish a transfer: returns (header, data, failure reason or "")."""
+        inc = self.open.pop(fid, None) if isinstance(fid, str) else None
+        if inc is None:
+            raise WireError("unknown_file_id", str(fid))
+        if len(inc.buf) != inc.header.size:
+            return inc.header, b"", f"size mismatch: got {len(inc.buf)}, declared {inc.header.size}"
+        if inc.hasher.hexdigest() != inc.header.sha256:
+            return inc.header, b"", "sha256 mismatch"
+        return inc.header, bytes(inc.buf), ""
+
+    def expire(self, now: float, timeout: float) -> list[FileHeader]:
+        """Drop transfers idle for ``timeout`` seconds; returns their headers."""
+        stale = [fid for fid, inc in self.open.items() if now - inc.last_activity >= timeout]
+        return [self.open.pop(fid).header for fid in stale]
+
+
+async def send_file(
+    pipe: Pipe, clock: Clock, header: FileHeader, data: bytes, rate: float = FILE_RATE
+) -> None:
+    """Stream header, chunks (paced at ``rate`` bytes/s on ``clock``) and end marker on the files pipe."""
+    await pipe.send(dumps(header.to_json()))
+    t = clock.now()
+    for i in range(0, len(data), FILE_CHUNK):
+        payload = data[i : i + FILE_CHUNK]
+        await pipe.send(chunk_frame(header.file_id, payload))
+        t += len(payload) / rate
+        await clock.sleep_until(t)
+    await pipe.send(dumps({"type": "file_end", "id": header.file_id}))
+
+
+class TokenBucket:
+    """``rate`` messages per second with bursts of ``burst``, on the injected clock."""
+
+    def __init__(self, clock: Clock, rate: float, burst: int) -> None:
+        self.clock, self.rate, self.burst = clock, rate, burst
+        self.tokens = float(burst)
+        self.t = clock.now()
+
+    def take(self) -> bool:
+        now = self.clock.now()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
