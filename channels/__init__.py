@@ -28,9 +28,12 @@ from modylbench.channels._interface import (
     TurnEndMarker,
     TurnStartMarker,
 )
+from modylbench.channels._signaling import SignalingServer, WebRTCMeeting
 
 __all__ = [
     "InProcessMeeting",
+    "SignalingServer",
+    "WebRTCMeeting",
     "FRAME_BYTES",
     "FRAME_SAMPLES",
     "FRAME_SECONDS",

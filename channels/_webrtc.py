@@ -1,0 +1,286 @@
+"""aiortc plumbing shared by both ends: ICE without STUN plus a loopback candidate, clock-paced audio and
+screen tracks, data-channel pipes with flow control, and a receive path that survives lost audio packets
+and knows when each frame actually arrived."""
+
+from __future__ import annotations
+
+import asyncio
+import fractions
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aioice.ice
+import numpy as np
+from aiortc import MediaStreamTrack, RTCConfiguration, RTCDataChannel, RTCRtpReceiver
+from aiortc.jitterbuffer import JitterBuffer, JitterFrame
+from aiortc.mediastreams import MediaStreamError
+from aiortc.rtp import RtpPacket
+from aiortc.utils import uint16_add
+from av import AudioFrame, VideoFrame
+from modylbench.channels._audio import AudioSource
+from modylbench.channels._clock import Clock
+from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE
+from modylbench.channels._wire import MAX_MESSAGE
+from PIL import Image
+
+logger = logging.getLogger(__name__)
+
+AUDIO_PREFETCH = 4
+"""Frames aiortc's audio jitter buffer holds back before decoding (4 × 20 ms)."""
+_original_host_addresses = aioice.ice.get_host_addresses
+
+
+def _host_addresses_with_loopback(use_ipv4: bool, use_ipv6: bool) -> list[str]:
+    addresses = _original_host_addresses(use_ipv4, use_ipv6)
+    if use_ipv4 and "127.0.0.1" not in addresses:
+        addresses.append("127.0.0.1")
+    return addresses
+
+
+def enable_loopback_candidates() -> None:
+    """Make aioice offer 127.0.0.1 as a host candidate: it never does by itself, and on a loopback-only host
+    ICE would then have no candidate at all."""
+    aioice.ice.get_host_addresses = _host_addresses_with_loopback  # type: ignore[assignment]
+
+
+def rtc_configuration() -> RTCConfiguration:
+    # RTCConfiguration() with no servers adds a public STUN server; unanswered, it costs 5 s per offer/answer.
+    enable_loopback_candidates()
+    return RTCConfiguration(iceServers=[])
+
+
+@dataclass
+class PacingStats:
+    """How well a paced track kept its schedule (seconds)."""
+
+    frames: int = 0
+    late_frames: int = 0
+    max_late: float = 0.0
+    late_threshold: float = 0.020
+
+
+class PacedAudioTrack(MediaStreamTrack):
+    """48 kHz mono audio in 20 ms frames from an ``AudioSource``, each released at its slot on the clock."""
+
+    kind = "audio"
+
+    def __init__(self, source: AudioSource, clock: Clock) -> None:
+        super().__init__()
+        self.source, self.clock = source, clock
+        self.stats = PacingStats()
+        self._t: float | None = None
+        self._pts = 0
+        self._time_base = fractions.Fraction(1, SAMPLE_RATE)
+
+    async def recv(self) -> AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._t is None:
+            self._t = self.clock.now()
+        else:
+            self._t += FRAME_SECONDS
+            await self.clock.sleep_until(self._t)
+        late = self.clock.now() - self._t
+        self.stats.frames += 1
+        self.stats.max_late = max(self.stats.max_late, late)
+        if late > self.stats.late_threshold:
+            self.stats.late_frames += 1
+        frame = AudioFrame(format="s16", layout="mono", samples=FRAME_SAMPLES)
+        frame.planes[0].update(self.source.next_frame(self._t))
+        frame.sample_rate = SAMPLE_RATE
+        frame.pts = self._pts
+        frame.time_base = self._time_base
+        self._pts += FRAME_SAMPLES
+        return frame
+
+
+class ScreenTrack(MediaStreamTrack):
+    """The screen share: the current image at ``fps``, converted to a video frame only when it changes.
+
+    An unchanged picture is handed to the encoder as the same frame again, which VP8 codes as a tiny
+    inter frame; that is as far as "send only what changed" goes with a standard codec.
+    """
+
+    kind = "video"
+
+    def __init__(self, clock: Clock, fps: float = 2.0, size: tuple[int, int] = (1280, 720)) -> None:
+        super().__init__()
+        self.clock, self.size = clock, size
+        self.period = 1.0 / min(30.0, max(0.2, fps))
+        self._frame: VideoFrame = VideoFrame.from_image(Image.new("RGB", size, "black")).reformat(
+            format="yuv420p"
+        )
+        self._t: float | None = None
+        self.stats = PacingStats(late_threshold=self.period / 2)
+        self.changes = 0
+
+    def show(self, image: Image.Image) -> None:
+        img = image.convert("RGB")
+        if img.size != self.size:
+            img = img.resize(self.size)
+        self._frame = VideoFrame.from_image(img).reformat(format="yuv420p")
+        self.changes += 1
+
+    async def recv(self) -> VideoFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._t is None:
+            self._t = self.clock.now()
+        else:
+            self._t += self.period
+            await self.clock.sleep_until(self._t)
+        late = self.clock.now() - self._t
+        self.stats.frames += 1
+        self.stats.max_late = max(self.stats.max_late, late)
+        frame = self._frame
+        frame.pts = int(self._t * 90_000)
+        frame.time_base = fractions.Fraction(1, 90_000)
+        return frame
+
+
+class RecoveringJitterBuffer(JitterBuffer):
+    """aiortc's audio jitter buffer, except that a lost packet is skipped once later frames are waiting.
+
+    Stock aiortc waits for the missing packet until the buffer overflows and then stays full, adding
+    ~200 ms to every later frame (aiortc issue #543).
+    """
+
+    def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
+        pli, frame = super().add(packet)
+        if frame is None and self._origin is not None:
+            cap = self._capacity
+            if self._packets[self._origin % cap] is None:
+                present = sum(1 for p in self._packets if p is not None)
+                if present > self._prefetch:
+                    for _ in range(cap):
+                        if self._packets[self._origin % cap] is not None:
+                            break
+                        self._origin = uint16_add(self._origin, 1)
+                    frame = self._remove_frame(packet.sequence_number)
+        return pli, frame
+
+
+class ArrivalTimes:
+    """When each audio RTP packet reached the socket, on the meeting clock, keyed like decoded frames' pts."""
+
+    def __init__(self, clock: Clock, keep: int = 512) -> None:
+        self.clock = clock
+        self._origin: int | None = None
+        self._times: OrderedDict[int, float] = OrderedDict()
+        self._keep = keep
+
+    def record(self, rtp_timestamp: int) -> None:
+        if self._origin is None:
+            self._origin = rtp_timestamp
+        key = (rtp_timestamp - self._origin) & 0xFFFFFFFF
+        if key not in self._times:
+            self._times[key] = self.clock.now()
+            if len(self._times) > self._keep:
+                self._times.popitem(last=False)
+
+    def lookup(self, pts: int | None) -> float | None:
+        return None if pts is None else self._times.get(pts & 0xFFFFFFFF)
+
+
+def instrument_audio_receiver(receiver: RTCRtpReceiver, clock: Clock) -> ArrivalTimes:
+    """Swap in the recovering jitter buffer and note each packet's arrival time."""
+    arrivals = ArrivalTimes(clock)
+    if hasattr(receiver, "_RTCRtpReceiver__jitter_buffer"):
+        receiver._RTCRtpReceiver__jitter_buffer = RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)  # type: ignore[attr-defined]
+    else:
+        logger.warning("aiortc internals changed: audio jitter-buffer recovery not installed")
+    original = receiver._handle_rtp_packet
+
+    async def handle(packet: RtpPacket, arrival_time_ms: int) -> None:
+        arrivals.record(packet.timestamp)
+        await original(packet, arrival_time_ms)
+
+    receiver._handle_rtp_packet = handle  # type: ignore[method-assign]
+    return arrivals
+
+
+def to_mono_s16(frame: AudioFrame) -> bytes:
+    a = frame.to_ndarray()
+    channels = len(frame.layout.channels)
+    if frame.format.is_planar:
+        a = a.reshape(channels, -1).mean(axis=0) if channels > 1 else a.reshape(-1)
+    else:
+        a = a.reshape(-1, channels).mean(axis=1) if channels > 1 else a.reshape(-1)
+    if a.dtype != np.int16:
+        a = np.clip(a if a.dtype.kind == "i" else a * 32767, -32768, 32767)
+    return a.astype("<i2").tobytes()
+
+
+async def consume_audio(
+    track: MediaStreamTrack, clock: Clock, arrivals: ArrivalTimes | None, sink: Callable[[float, bytes], None]
+) -> None:
+    """Read every frame of a remote audio track (unread tracks grow without bound) and pass it on with the
+    meeting time its packet arrived; when unknown, the decode time less the jitter buffer's hold-back."""
+    while True:
+        try:
+            frame = await track.recv()
+        except MediaStreamError:
+            return
+        if not isinstance(frame, AudioFrame):
+            continue
+        t = arrivals.lookup(frame.pts) if arrivals is not None else None
+        if t is None:
+            t = clock.now() - AUDIO_PREFETCH * FRAME_SECONDS
+        pcm = to_mono_s16(frame)
+        if frame.sample_rate != SAMPLE_RATE:
+            logger.debug("unexpected sample rate %s", frame.sample_rate)
+        sink(t, pcm)
+
+
+async def consume_video(
+    track: MediaStreamTrack, clock: Clock, sink: Callable[[float, Image.Image], None] | None
+) -> None:
+    """Read every frame of a remote video track; hand on a PIL image only when the picture changed."""
+    last: np.ndarray | None = None
+    while True:
+        try:
+            frame = await track.recv()
+        except MediaStreamError:
+            return
+        if sink is None or not isinstance(frame, VideoFrame):
+            continue
+        sig = frame.reformat(width=64, height=36, format="gray").to_ndarray().astype(np.int16)
+        if last is None or float(np.abs(sig - last).mean()) > 2.0:
+            last = sig
+            sink(clock.now(), frame.to_image())
+
+
+class DataChannelPipe:
+    """A data channel as a ``Pipe``: refuses oversized messages, waits when the send buffer is full."""
+
+    def __init__(self, channel: RTCDataChannel, high: int = 1 << 20, low: int = 256 * 1024) -> None:
+        self.channel = channel
+        self.label = channel.label
+        self.high = high
+        channel.bufferedAmountLowThreshold = low
+        self._low = asyncio.Event()
+        channel.on("bufferedamountlow", self._low.set)
+
+    async def send(self, data: str | bytes) -> None:
+        size = len(data.encode() if isinstance(data, str) else data)
+        if size > MAX_MESSAGE:
+            raise ValueError(f"Message size exceeds max-message-size ({size} > {MAX_MESSAGE})")
+        while self.channel.bufferedAmount > self.high:
+            if self.channel.readyState != "open":
+                break
+            self._low.clear()
+            await self._low.wait()
+        if self.channel.readyState != "open":
+            raise ConnectionError(f"{self.label} channel is {self.channel.readyState}")
+        self.channel.send(data)
+
+
+def sdp_summary(sdp: str) -> dict[str, Any]:
+    """Which media sections an SDP has; raises ValueError when it is not an SDP at all."""
+    if not isinstance(sdp, str) or not sdp.startswith("v=0"):
+        raise ValueError("not an SDP (must start with v=0)")
+    kinds = [line[2:].split(" ", 1)[0] for line in sdp.splitlines() if line.startswith("m=")]
+    return {"media": kinds}

@@ -1,0 +1,104 @@
+"""The agent's end of the WebRTC transport: signaling client, peer connection, tracks and data channels,
+wired to an ``AgentSession``. Used by ``modylbench.agents.join``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc.mediastreams import MediaStreamTrack
+from modylbench.channels._agentside import AgentSession, Synthesize
+from modylbench.channels._clock import Clock, WallClock, wait_for
+from modylbench.channels._webrtc import (
+    DataChannelPipe,
+    PacedAudioTrack,
+    consume_audio,
+    consume_video,
+    instrument_audio_receiver,
+    rtc_configuration,
+)
+from modylbench.channels._wire import CHANNEL_LABELS
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+logger = logging.getLogger(__name__)
+
+
+async def connect_agent(
+    url: str,
+    token: str,
+    synthesize: Synthesize | None = None,
+    receive_audio: bool = True,
+    timeout: float = 10.0,
+    clock: Clock | None = None,
+) -> tuple[AgentSession, Callable[[], Awaitable[None]]]:
+    """Join the meeting at ``url``; returns the session and a coroutine function that hangs up."""
+    clock = clock or WallClock()
+    session = AgentSession(clock, synthesize, receive_audio)
+    ws: ClientConnection = await connect(
+        url,
+        additional_headers={"Authorization": f"Bearer {token}"},
+        max_size=256 * 1024,
+        open_timeout=timeout,
+    )
+    pc = RTCPeerConnection(rtc_configuration())
+    audio_track = PacedAudioTrack(session.audio, clock)
+    audio_tx = pc.addTransceiver(audio_track, direction="sendrecv")
+    pc.addTransceiver("video", direction="recvonly")
+    arrivals = instrument_audio_receiver(audio_tx.receiver, clock)
+    opened = asyncio.Event()
+    channels = {label: pc.createDataChannel(label, ordered=True) for label in CHANNEL_LABELS}
+    for label, ch in channels.items():
+        session.pipes[label] = DataChannelPipe(ch)
+        ch.on("message", lambda data, label=label: session.on_message(label, data))
+
+        def on_open() -> None:
+            if all(c.readyState == "open" for c in channels.values()):
+                opened.set()
+
+        ch.on("open", on_open)
+        ch.on("close", lambda: session.on_gone("data channel closed"))
+
+    @pc.on("track")
+    def on_track(track: MediaStreamTrack) -> None:
+        if track.kind == "audio":
+            session.tasks.start(consume_audio(track, clock, arrivals, session.on_audio), "persona-audio")
+        else:
+            session.tasks.start(consume_video(track, clock, session.on_screen), "screen")
+
+    @pc.on("connectionstatechange")
+    async def on_state() -> None:
+        if pc.connectionState in ("failed", "closed"):
+            session.on_gone(f"peer connection {pc.connectionState}")
+
+    async def hang_up() -> None:
+        audio_track.stop()
+        await pc.close()
+        await ws.close()
+        await session.tasks.aclose()
+
+    try:
+        await pc.setLocalDescription(await pc.createOffer())
+        await ws.send(json.dumps({"type": "offer", "sdp": pc.localDescription.sdp}))
+        reply = json.loads(await wait_for(clock, ws.recv(), timeout))
+        if reply.get("type") != "answer":
+            raise ConnectionError(f"meeting refused the offer: {reply.get('code')}: {reply.get('message')}")
+        await pc.setRemoteDescription(RTCSessionDescription(sdp=reply["sdp"], type="answer"))
+        await wait_for(clock, opened.wait(), timeout)
+    except BaseException:
+        await hang_up()
+        raise
+
+    async def watch_signaling() -> None:
+        try:
+            async for _ in ws:
+                pass
+        except ConnectionClosed:
+            pass
+        session.on_gone("signaling connection closed")
+
+    session.tasks.start(watch_signaling(), "signaling")
+    return session, hang_up
