@@ -88,6 +88,10 @@ async def connect_agent(
             raise ConnectionError(f"meeting refused the offer: {reply.get('code')}: {reply.get('message')}")
         await pc.setRemoteDescription(RTCSessionDescription(sdp=reply["sdp"], type="answer"))
         await wait_for(clock, opened.wait(), timeout)
+    except ConnectionClosed as exc:
+        await hang_up()
+        raise ConnectionError(f"meeting closed signaling: {exc.rcvd.code if exc.rcvd else ''} "
+                              f"{exc.rcvd.reason if exc.rcvd else ''}") from None  # fmt: skip
     except BaseException:
         await hang_up()
         raise
