@@ -234,6 +234,8 @@ class SignalingServer:
             await self._refuse(ws, CLOSE_ALREADY_JOINED if not meeting._gone else CLOSE_MEETING_OVER,
                                "already_joined" if not meeting._gone else "meeting_over", "meeting already has its agent")  # fmt: skip
             return
+        # Connect time counts from the agent opening signaling, not from when the meeting was created.
+        meeting._started_at = meeting.clock.now()
         try:
             raw = await wait_for(meeting.clock, ws.recv(), OFFER_TIMEOUT)
         except ClockTimeout:

@@ -1,0 +1,157 @@
+"""N meetings side by side over loopback WebRTC: persona audio, 2 fps screen share, chat and a file push.
+
+Persona peers run in this process, agent peers in a child process (as in real use). Prints, per N: connect
+time, audio frames sent, frames late by > 20 ms, the largest lateness, persona speech delay at the agent
+(packet arrival and after the jitter buffer), and CPU per meeting.
+
+    python benchmarks/bench_transport.py --n 1 4 8 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from modylbench.channels import AgentChat, AgentDisconnected, SignalingServer, WallClock
+from modylbench.channels._audio import fallback_speech, frame_dbfs
+from PIL import Image, ImageDraw
+
+logger = logging.getLogger(__name__)
+
+
+async def agent_main(specs: list[dict[str, str]]) -> None:
+    """Child process: one agent per meeting; report when the persona's speech first arrived."""
+    from modylbench.agents import AudioReceived, CaptionReceived, Disconnected, MeetingEnded, join
+
+    async def one(spec: dict[str, str]) -> None:
+        client = await join(spec["url"], spec["token"])
+        clock = client.session.clock
+        expect: float | None = None
+        async for ev in client.events():
+            if isinstance(ev, CaptionReceived) and ev.text.startswith("@"):
+                expect = float(ev.text[1:])  # wall time the persona scheduled its speech for
+            elif isinstance(ev, AudioReceived) and expect is not None and frame_dbfs(ev.pcm) > -40:
+                arrival = clock.wall_time() - (clock.now() - ev.time)  # wall time the packet arrived
+                delivered = clock.wall_time()
+                await client.chat(json.dumps({"arrival": arrival - expect, "delivered": delivered - expect}))
+                expect = None
+            elif isinstance(ev, MeetingEnded | Disconnected):
+                break
+        await client.leave()
+
+    await asyncio.gather(*(one(s) for s in specs))
+
+
+def slide(i: int) -> Image.Image:
+    img = Image.new("RGB", (1280, 720), (245, 245, 250))
+    d = ImageDraw.Draw(img)
+    d.rectangle((60, 60, 1220, 160), fill=(30, 60, 120))
+    d.text((80, 90), f"Slide {i}: quarterly review", fill="white")
+    for k in range(8):
+        d.rectangle(
+            (100 + k * 130, 600 - (k * 37 + i * 23) % 400, 200 + k * 130, 600), fill=(200, 80 + k * 20, 60)
+        )
+    return img
+
+
+async def run(n: int, seconds: float) -> dict[str, float]:
+    clock = WallClock()
+    async with SignalingServer() as server:
+        meetings = [server.create_meeting(clock) for _ in range(n)]
+        specs = [{"url": m.url, "token": m.token} for m in meetings]
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--agents"],
+            stdin=subprocess.PIPE,
+            text=True,
+            stderr=subprocess.DEVNULL,
+        )
+        assert child.stdin is not None
+        child.stdin.write(json.dumps(specs))
+        child.stdin.close()
+        t0 = clock.now()
+        connects = await asyncio.gather(*(m.wait_connected() for m in meetings))
+        connects = [c + (0 * t0) for c in connects]
+        cpu0, wall0 = os.times(), time.monotonic()
+        for m in meetings:
+            for f in m.audio_track.stats, m.screen_track.stats:
+                f.frames, f.late_frames, f.max_late = 0, 0, 0.0
+        delays: list[dict[str, float]] = []
+
+        async def persona(m: object) -> None:
+            from modylbench.channels import Caption, WebRTCMeeting
+
+            assert isinstance(m, WebRTCMeeting)
+
+            async def listen() -> None:
+                async for ev in m.events():
+                    if isinstance(ev, AgentChat):
+                        delays.append(json.loads(ev.text))
+                    if isinstance(ev, AgentDisconnected):
+                        return
+
+            listener = asyncio.create_task(listen())
+            await m.show(slide(0))
+            await m.push_file("data.csv", os.urandom(1_000_000), "text/csv")
+            end = clock.now() + seconds
+            i = 0
+            while clock.now() < end:
+                i += 1
+                await m.show(slide(i))
+                await m.send_chat(f"look at slide {i}")
+                await clock.sleep(0.3)
+                pb = await m.play(fallback_speech("revenue grew four percent while costs stayed flat"))
+                start = await pb.started
+                await m.send_control(Caption(f"@{clock.wall_time() - (clock.now() - start)}"))
+                await pb.ended
+                await clock.sleep(0.5)
+            await m.close()
+            await asyncio.wait_for(listener, 5)
+
+        await asyncio.gather(*(persona(m) for m in meetings))
+        cpu1, wall1 = os.times(), time.monotonic()
+        child.wait(timeout=30)
+    audio = [m.audio_track.stats for m in meetings]
+    cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system) + (cpu1.children_user - cpu0.children_user)
+    cpu += cpu1.children_system - cpu0.children_system
+    arr = [d["arrival"] * 1000 for d in delays]
+    dlv = [d["delivered"] * 1000 for d in delays]
+    return {
+        "n": n,
+        "connect_ms_max": max(connects) * 1000,
+        "connect_ms_mean": statistics.mean(connects) * 1000,
+        "audio_frames": sum(s.frames for s in audio),
+        "late_frames": sum(s.late_frames for s in audio),
+        "max_late_ms": max(s.max_late for s in audio) * 1000,
+        "speech_arrival_ms_max": max(arr) if arr else float("nan"),
+        "speech_delivered_ms_median": statistics.median(dlv) if dlv else float("nan"),
+        "speech_delivered_ms_max": max(dlv) if dlv else float("nan"),
+        "cpu_pct_per_meeting": 100 * cpu / (wall1 - wall0) / n,
+    }
+
+
+async def main(ns: list[int], seconds: float) -> None:
+    cols = ("n", "connect_ms_max", "connect_ms_mean", "audio_frames", "late_frames", "max_late_ms",
+            "speech_arrival_ms_max", "speech_delivered_ms_median", "speech_delivered_ms_max", "cpu_pct_per_meeting")  # fmt: skip
+    print(" ".join(f"{c:>12}" if i else f"{c:>3}" for i, c in enumerate(cols)))
+    for n in ns:
+        r = await run(n, seconds)
+        print(" ".join(f"{r[c]:>12.1f}" if i else f"{int(r[c]):>3}" for i, c in enumerate(cols)), flush=True)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
+    p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
+    a = p.parse_args()
+    if a.agents:
+        asyncio.run(agent_main(json.loads(sys.stdin.read())))
+    else:
+        asyncio.run(main(a.n, a.seconds))
