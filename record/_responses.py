@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from modylbench.scenarios._schema import MutationType
 from pydantic import BaseModel, ConfigDict, Field
+
+from modylbench.scenarios._schema import MutationType
 
 
 class _Model(BaseModel):

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from modylbench.record._events import Attachment, parse_event
 from pydantic import BaseModel, ValidationError
+
+from modylbench.record._events import Attachment, parse_event
 
 logger = logging.getLogger(__name__)
 

@@ -10,9 +10,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from modylbench.scenarios._public import merge_extensions
 from modylbench.scenarios._schema import Scenario
-from pydantic import ValidationError
 
 logger = logging.getLogger(__name__)
 

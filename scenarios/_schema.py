@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from modylbench.scenarios._pointer import parse_pointer
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from modylbench.scenarios._pointer import parse_pointer
 
 Channel = Literal["audio", "chat", "screen", "data"]
 CHANNELS: tuple[str, ...] = ("audio", "chat", "screen", "data")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+
 from modylbench.simulator._errors import UserError
 
 scenarios_option = click.option(

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import click
+
 from modylbench.simulator._errors import UserError
 
 # name -> ("module:attribute", one-line help). Modules load lazily so --help stays fast.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from modylbench.scenarios import apply_mutations, load_builtin, run_check
 from modylbench.scenarios.builtin import BUILTIN_IDS, available
 from modylbench.scenarios.builtin.__main__ import dump

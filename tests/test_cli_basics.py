@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from modylbench.simulator._cmd_scenarios import SCHEMAS, schema_json
 from modylbench.simulator._errors import UserError
 from modylbench.simulator.cli import main

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from modylbench.scenarios import (
     ScenarioLoadError,
     apply_mutations,

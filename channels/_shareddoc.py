@@ -1,0 +1,238 @@
+"""The meeting's live shared document: Yjs sync with each participant, attributed and bounded.
+
+Every update is applied inside a transaction whose origin is the participant it came from and
+handed to ``on_update(origin, update)`` (the recorder and the forwarder to other participants).
+Malformed or oversized messages are refused with a reason and leave the document as it was. What
+the pinned yrs (0.28, in pycrdt 0.14.13) does with corrupt updates, measured by
+tests/doc/test_shareddoc.py: most raise ``ValueError`` before touching the document, declared
+lengths are checked before allocating, but some bit flips panic *during integration*
+(``PanicException``, a ``BaseException``) after part of the update was applied. So every update is
+first applied to a shadow copy of the document; only if that succeeds is it applied to the real
+one, and a shadow damaged by a refused update is rebuilt from the real document.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from pycrdt import Doc, Map
+
+from modylbench.record._doc import new_product, products_json, products_root, to_yjs
+from modylbench.scenarios._pointer import parse_pointer
+
+logger = logging.getLogger(__name__)
+
+MSG_SYNC = 0
+MSG_AWARENESS = 1
+SYNC_STEP1 = 0
+SYNC_STEP2 = 1
+SYNC_UPDATE = 2
+
+MAX_UPDATE_BYTES = 1024 * 1024
+"""Largest Yjs message accepted from a participant."""
+
+
+class DocMessageError(ValueError):
+    """A doc-channel message that was refused; the reason is one line."""
+
+
+def _varuint(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if pos >= len(data):
+            raise DocMessageError("message ends inside a length field")
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 35:
+            raise DocMessageError("length field too long")
+
+
+def write_varuint(n: int) -> bytes:
+    """lib0 variable-length unsigned integer."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append(0x80 | (n & 0x7F))
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def sync_message(sub_type: int, payload: bytes) -> bytes:
+    """A y-protocols sync message: [0, sub_type, varuint len, payload]."""
+    return bytes([MSG_SYNC, sub_type]) + write_varuint(len(payload)) + payload
+
+
+def parse_message(data: bytes, max_bytes: int = MAX_UPDATE_BYTES) -> tuple[int, int, bytes]:
+    """Split a doc-channel message into (message type, sync sub-type, payload); bounded and strict."""
+    if len(data) > max_bytes:
+        raise DocMessageError(f"message of {len(data)} bytes is over the {max_bytes}-byte limit")
+    if len(data) < 2:
+        raise DocMessageError("message too short")
+    mtype = data[0]
+    if mtype == MSG_AWARENESS:
+        length, pos = _varuint(data, 1)
+        if pos + length != len(data):
+            raise DocMessageError("awareness payload length does not match the message")
+        return mtype, -1, data[pos:]
+    if mtype != MSG_SYNC:
+        raise DocMessageError(f"unknown message type {mtype}")
+    sub = data[1]
+    if sub not in (SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE):
+        raise DocMessageError(f"unknown sync message type {sub}")
+    length, pos = _varuint(data, 2)
+    if pos + length != len(data):
+        raise DocMessageError("declared payload length does not match the message")
+    return mtype, sub, data[pos:]
+
+
+@dataclass
+class SyncResult:
+    """What handling one message produced: replies for the sender and whether the doc changed."""
+
+    replies: list[bytes]
+    applied: bool
+
+
+class SharedDocument:
+    """One pycrdt ``Doc`` per meeting holding every work product under its ``product_id``."""
+
+    def __init__(
+        self,
+        on_update: Callable[[str, bytes], None] | None = None,
+        max_message_bytes: int = MAX_UPDATE_BYTES,
+    ):
+        self.doc: Doc = Doc()
+        self.root: Map = products_root(self.doc)
+        self.on_update = on_update
+        self.max_message_bytes = max_message_bytes
+        self._origin: str | None = None
+        self._pending: list[bytes] = []
+        self._sub = self.doc.observe(self._on_transaction)
+        self._shadow = self._fresh_shadow()
+        self.updates_applied = 0
+        self.updates_refused = 0
+
+    def _fresh_shadow(self) -> Doc:
+        shadow: Doc = Doc()
+        shadow.apply_update(self.doc.get_update())
+        return shadow
+
+    def _on_transaction(self, event: Any) -> None:
+        update = event.update
+        # An empty transaction still emits a 2-byte update; it changes nothing.
+        if update and update != b"\x00\x00":
+            self._pending.append(update)
+
+    def _flush(self, origin: str, local: bool = False) -> None:
+        pending, self._pending = self._pending, []
+        for u in pending:
+            if local:
+                self._shadow.apply_update(u)
+            self.updates_applied += 1
+            if self.on_update is not None:
+                self.on_update(origin, u)
+
+    # ---------------------------------------------------------------- remote participants
+
+    def state_vector(self) -> bytes:
+        """The document's state vector (for a sync step 1)."""
+        return self.doc.get_state()
+
+    def step1(self) -> bytes:
+        """Our sync step 1, sent when a participant connects."""
+        return sync_message(SYNC_STEP1, self.doc.get_state())
+
+    def apply_update(self, origin: str, update: bytes) -> None:
+        """Apply a raw Yjs update from ``origin``; raises DocMessageError and leaves the doc unchanged."""
+        if len(update) > self.max_message_bytes:
+            raise DocMessageError(
+                f"update of {len(update)} bytes is over the {self.max_message_bytes}-byte limit"
+            )
+        try:
+            with self.doc.transaction(origin=origin):
+                self.doc.apply_update(update)
+        except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+            self._pending.clear()
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            raise DocMessageError(
+                f"update does not decode or apply: {str(exc).splitlines()[0][:160]}"
+            ) from None
+        self._flush(origin)
+
+    def handle_message(self, origin: str, data: bytes) -> SyncResult:
+        """Handle one doc-channel message from ``origin``; raises DocMessageError when refused."""
+        mtype, sub, payload = parse_message(data, self.max_message_bytes)
+        if mtype == MSG_AWARENESS:
+            return SyncResult([], False)  # presence is not part of the record
+        if sub == SYNC_STEP1:
+            try:
+                missing = self.doc.get_update(payload)
+            except BaseException as exc:  # noqa: BLE001
+                if isinstance(exc, KeyboardInterrupt | SystemExit):
+                    raise
+                raise DocMessageError(
+                    f"state vector does not decode: {str(exc).splitlines()[0][:160]}"
+                ) from None
+            return SyncResult([sync_message(SYNC_STEP2, missing)], False)
+        before = self.updates_applied
+        self.apply_update(origin, payload)
+        return SyncResult([], self.updates_applied > before)
+
+    # ---------------------------------------------------------------- local edits (persona, SDK helpers)
+
+    @contextmanager
+    def edit(self, origin: str) -> Iterator[Map]:
+        """A transaction attributed to ``origin``; yields the products root map."""
+        try:
+            with self.doc.transaction(origin=origin):
+                yield self.root
+        finally:
+            self._flush(origin, local=True)
+
+    def create_product(
+        self, origin: str, product_id: str, output_type: str, title: str, content: Any = None
+    ) -> None:
+        """Add a product with initial content (a skeleton or ``{}``)."""
+        with self.edit(origin) as root:
+            root[product_id] = new_product(output_type, title, content)
+
+    def set_value(self, origin: str, product_id: str, pointer: str, value: Any) -> None:
+        """Set the value at an RFC 6901 pointer inside a product's content, creating missing objects."""
+        tokens = parse_pointer(pointer)
+        if not tokens:
+            raise ValueError("use create_product to replace a whole product")
+        with self.edit(origin) as root:
+            cur: Any = root[product_id]["content"]
+            for tok in tokens[:-1]:
+                if isinstance(cur, Map):
+                    if tok not in cur:
+                        cur[tok] = Map()
+                    cur = cur[tok]
+                else:
+                    cur = cur[int(tok)]
+            last = tokens[-1]
+            if isinstance(cur, Map):
+                cur[last] = to_yjs(value)
+            else:
+                idx = len(cur) if last == "-" else int(last)
+                if idx >= len(cur):
+                    cur.append(to_yjs(value))
+                else:
+                    cur[idx] = to_yjs(value)
+
+    def products(self) -> dict[str, dict[str, Any]]:
+        """Every product as plain JSON."""
+        return products_json(self.doc)
+
+    def full_state(self) -> bytes:
+        """The whole document as one update (for snapshots)."""
+        return self.doc.get_update()

@@ -1,0 +1,183 @@
+"""Pure functions from a session record to what the scorer reads: responses, trajectory, doc state.
+
+``derive_responses`` is the only road from a meeting to a score, so ``run`` and ``replay`` agree.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pycrdt import Doc
+
+from modylbench.record._doc import TrajectoryBuilder, products_json, products_root
+from modylbench.record._events import (
+    AgentSpeech,
+    ChatMessage,
+    DocSnapshot,
+    DocUpdate,
+    Interruption,
+    PersonaUtterance,
+    SessionEnd,
+    SessionStart,
+    TurnEnd,
+    TurnStart,
+)
+from modylbench.record._responses import ScenarioResponses, TurnResponse, WorkProduct
+
+logger = logging.getLogger(__name__)
+
+
+def rebuild_doc(events: Iterable[Any], at: float | None = None) -> Doc:
+    """The shared document as it was at meeting time ``at`` (the end when None).
+
+    Starts from the last full snapshot at or before ``at`` and applies only the updates after it.
+    """
+    evs = list(events)
+    doc_updates = [e for e in evs if isinstance(e, DocUpdate)]
+    snapshot: DocSnapshot | None = None
+    for e in evs:
+        if isinstance(e, DocSnapshot) and (at is None or e.meeting_time <= at):
+            snapshot = e
+    doc: Doc = Doc()
+    products_root(doc)
+    start = 0
+    if snapshot is not None:
+        doc.apply_update(base64.b64decode(snapshot.state))
+        start = snapshot.updates_so_far
+    for e in doc_updates[start:]:
+        if at is not None and e.meeting_time > at:
+            break
+        doc.apply_update(base64.b64decode(e.update))
+    return doc
+
+
+def derive_trajectory(events: Iterable[Any]) -> tuple[list[Any], Doc]:
+    """Replay every doc update with its origin; returns the agent's mutations and the final document."""
+    doc: Doc = Doc()
+    builder = TrajectoryBuilder(doc)
+    for e in events:
+        if isinstance(e, DocUpdate):
+            builder.turn_index = e.turn_index if e.turn_index is not None else 0
+            with doc.transaction(origin=e.origin):
+                doc.apply_update(base64.b64decode(e.update))
+    builder.close()
+    return builder.mutations, doc
+
+
+@dataclass
+class _TurnAcc:
+    index: int
+    speech_end: float | None = None
+    speech: list[str] = field(default_factory=list)
+    chat: list[str] = field(default_factory=list)
+    first_onset: float | None = None
+    first_chat: float | None = None
+    first_edit: float | None = None
+    talk_time: float = 0.0
+    interruptions: int = 0
+    barge_ins: int = 0
+
+
+def _ms(t: float | None, ref: float | None) -> float | None:
+    if t is None or ref is None:
+        return None
+    return max(0.0, (t - ref) * 1000.0)
+
+
+def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: int | None = None) -> ScenarioResponses:
+    """The public responses line for a recorded session (plus our measurements and termination reason)."""
+    evs = list(events)
+    start = next((e for e in evs if isinstance(e, SessionStart)), None)
+    if start is None:
+        raise ValueError("record has no session_start event")
+    turns: dict[int, _TurnAcc] = {}
+    current: int | None = None
+
+    def acc(idx: int | None) -> _TurnAcc | None:
+        i = idx if idx is not None else current
+        if i is None:
+            return None
+        return turns.setdefault(i, _TurnAcc(i))
+
+    end_reason: str | None = None
+    for e in evs:
+        if isinstance(e, TurnStart) and e.turn_index is not None:
+            current = e.turn_index
+            acc(current)
+        elif isinstance(e, PersonaUtterance):
+            a = acc(e.turn_index)
+            if a is not None:
+                a.speech_end = e.end if a.speech_end is None else max(a.speech_end, e.end)
+        elif isinstance(e, AgentSpeech):
+            a = acc(e.turn_index)
+            if a is not None:
+                if e.transcript:
+                    a.speech.append(e.transcript)
+                a.talk_time += max(0.0, e.offset - e.onset)
+                if a.first_onset is None or e.onset < a.first_onset:
+                    a.first_onset = e.onset
+        elif isinstance(e, ChatMessage) and e.sender == "agent":
+            a = acc(e.turn_index)
+            if a is not None:
+                a.chat.append(e.text)
+                if a.first_chat is None:
+                    a.first_chat = e.meeting_time
+        elif isinstance(e, DocUpdate) and e.origin == "agent":
+            a = acc(e.turn_index)
+            if a is not None and a.first_edit is None:
+                a.first_edit = e.meeting_time
+        elif isinstance(e, Interruption):
+            a = acc(e.turn_index)
+            if a is not None:
+                if e.kind == "barge_in":
+                    a.barge_ins += 1
+                else:
+                    a.interruptions += 1
+        elif isinstance(e, TurnEnd):
+            current = e.turn_index
+        elif isinstance(e, SessionEnd):
+            end_reason = e.termination_reason
+
+    mutations, doc = derive_trajectory(evs)
+    products = [
+        WorkProduct(output_type=p["type"], content=p["content"], description=p["title"], product_id=pid)
+        for pid, p in sorted(products_json(doc).items())
+    ]
+    responses: list[TurnResponse] = []
+    per_turn: list[dict[str, Any]] = []
+    for idx in sorted(turns):
+        a = turns[idx]
+        ref = a.speech_end
+        lat_speech = _ms(a.first_onset, ref)
+        lat_chat = _ms(a.first_chat, ref)
+        lat_edit = _ms(a.first_edit, ref)
+        firsts = [x for x in (lat_speech, lat_chat, lat_edit) if x is not None]
+        responses.append(TurnResponse(
+            turn_index=idx,
+            agent_response=" ".join(a.speech),
+            chat_messages=a.chat,
+            latency_ms=min(firsts) if firsts else None,
+        ))
+        per_turn.append({
+            "turn_index": idx,
+            "latency_speech_ms": lat_speech,
+            "latency_chat_ms": lat_chat,
+            "latency_doc_ms": lat_edit,
+            "agent_talk_time_s": a.talk_time,
+            "agent_overlaps": a.interruptions,
+            "persona_barge_ins": a.barge_ins,
+        })
+    return ScenarioResponses(
+        scenario_id=start.scenario_id,
+        model_id=model_id or start.agent,
+        trial=trial,
+        turns=responses,
+        work_products=products,
+        mutation_trajectory=mutations,
+        measurements={"turns": per_turn, "doc_updates": sum(1 for e in evs if isinstance(e, DocUpdate))},
+        termination_reason=end_reason,
+    )

@@ -1,0 +1,226 @@
+"""The shared document's product structure on Yjs (pycrdt), and turning its edits into mutations.
+
+Layout (docs/shared-document.md): one root ``Map`` named ``products``; each product is a ``Map``
+``{"type": output_type, "title": str, "content": <content>}`` where content is the JSON of
+docs/products.md built from Yjs types: objects are ``Map``s, arrays are ``Array``s, scalars are
+plain values. ``TrajectoryBuilder`` watches transactions and emits public-format mutations.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from pycrdt import Array, Doc, Map
+
+from modylbench.record._responses import Mutation
+from modylbench.scenarios._pointer import make_pointer
+
+logger = logging.getLogger(__name__)
+
+ROOT = "products"
+
+
+def to_yjs(value: Any) -> Any:
+    """Plain JSON → Yjs prelim values (objects → Map, arrays → Array, scalars unchanged)."""
+    if isinstance(value, dict):
+        return Map({str(k): to_yjs(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return Array([to_yjs(v) for v in value])
+    return value
+
+
+def to_json(value: Any) -> Any:
+    """A value read from the document as plain JSON."""
+    if hasattr(value, "to_py"):
+        return value.to_py()
+    return value
+
+
+def products_root(doc: Doc) -> Map:
+    """The root map of products (created on first use)."""
+    return doc.get(ROOT, type=Map)
+
+
+def new_product(output_type: str, title: str, content: Any) -> Map:
+    """A product entry ready to be set under its id."""
+    return Map({"type": output_type, "title": title, "content": to_yjs(content if content is not None else {})})
+
+
+def products_json(doc: Doc) -> dict[str, dict[str, Any]]:
+    """Every product as ``{product_id: {"type", "title", "content"}}`` plain JSON."""
+    out: dict[str, dict[str, Any]] = {}
+    for pid, entry in (products_root(doc).to_py() or {}).items():
+        if isinstance(entry, dict):
+            out[pid] = {"type": entry.get("type", ""), "title": entry.get("title", ""), "content": entry.get("content")}
+    return out
+
+
+def _classify(output_type: str, tokens: list[str], action: str) -> str:
+    """The public mutation type of a change at ``tokens`` (path inside content) of a product."""
+    depth = len(tokens)
+    head = tokens[0] if tokens else ""
+    if output_type == "spreadsheet":
+        if depth <= 2:
+            return {"add": "add_row", "delete": "delete_row"}.get(action, "update_cell")
+        return "delete" if action == "delete" and depth == 3 else "update_cell"
+    if output_type == "document":
+        if head == "sections" and depth == 2:
+            return {"add": "add_section", "delete": "delete_section"}.get(action, "update_section")
+        return "update_section" if head == "sections" else ("delete" if action == "delete" else "update_value")
+    if output_type == "chart":
+        if head == "series" and depth == 2:
+            return {"add": "add_chart_series", "delete": "remove_chart_series"}.get(action, "update_chart")
+        return "update_chart"
+    if output_type == "dashboard":
+        if head == "widgets" and depth == 2:
+            return {"add": "add_widget", "delete": "remove_widget"}.get(action, "update_widget")
+        return "update_widget" if head == "widgets" else ("delete" if action == "delete" else "update_value")
+    if output_type == "list":
+        if head == "items" and depth == 2:
+            return {"add": "add_list_item", "delete": "remove_list_item"}.get(action, "update_value")
+        return "update_value"
+    # kv and anything unknown
+    if depth == 1:
+        return {"add": "add_key", "delete": "remove_key"}.get(action, "update_value")
+    return "delete" if action == "delete" else "update_value"
+
+
+def _get(tree: Any, tokens: list[str]) -> Any:
+    cur = tree
+    for t in tokens:
+        if isinstance(cur, dict):
+            cur = cur.get(t)
+        elif isinstance(cur, list) and t.isdigit() and int(t) < len(cur):
+            cur = cur[int(t)]
+        else:
+            return None
+    return cur
+
+
+def _parent(tree: Any, tokens: list[str]) -> Any:
+    """The container holding ``tokens[-1]``, creating missing objects on the way."""
+    cur = tree
+    for t in tokens[:-1]:
+        if isinstance(cur, dict):
+            nxt = cur.get(t)
+            if not isinstance(nxt, dict | list):
+                nxt = cur[t] = {}
+            cur = nxt
+        elif isinstance(cur, list) and t.isdigit() and int(t) < len(cur):
+            cur = cur[int(t)]
+        else:
+            return None
+    return cur
+
+
+class TrajectoryBuilder:
+    """Watches a pycrdt document and turns each transaction into public-format mutations.
+
+    Keeps a plain-JSON mirror of every product so that deletions and updates know their old value.
+    ``turn_index`` and ``origin`` are set by the caller before each transaction is applied; only
+    transactions whose origin is in ``record_origins`` produce mutations (the mirror follows all).
+    """
+
+    def __init__(self, doc: Doc, record_origins: tuple[str, ...] = ("agent",)):
+        self.doc = doc
+        self.record_origins = record_origins
+        self.turn_index = 0
+        self.mutations: list[Mutation] = []
+        self.on_mutation: Callable[[Mutation], None] | None = None
+        self._mirror: dict[str, dict[str, Any]] = {}
+        self._root = products_root(doc)
+        self._sub = self._root.observe_deep(self._on_events)
+
+    def close(self) -> None:
+        """Stop observing."""
+        self._root.unobserve(self._sub)
+
+    def _emit(self, origin: Any, pid: str, mtype: str, tokens: list[str], old: Any, new: Any) -> None:
+        if origin not in self.record_origins:
+            return
+        m = Mutation.model_construct(
+            turn_index=self.turn_index, product_id=pid, mutation_type=mtype,  # type: ignore[arg-type]
+            path=make_pointer(list(tokens)), old_value=old, new_value=new,
+        )
+        self.mutations.append(m)
+        if self.on_mutation is not None:
+            self.on_mutation(m)
+
+    def _on_events(self, events: list[Any]) -> None:
+        for ev in sorted(events, key=lambda e: len(e.path)):
+            origin = ev.transaction.origin
+            path = [str(p) for p in ev.path]
+            if hasattr(ev, "keys") and not hasattr(ev, "delta"):
+                for key, change in ev.keys.items():
+                    self._map_change(origin, path, str(key), change)
+            else:
+                self._array_change(origin, path, ev.delta)
+
+    def _map_change(self, origin: Any, path: list[str], key: str, change: dict[str, Any]) -> None:
+        action = change.get("action", "update")
+        new = to_json(change.get("newValue"))
+        if not path:  # a product added, replaced or removed
+            old = self._mirror.get(key, {}).get("content")
+            if action == "delete":
+                self._mirror.pop(key, None)
+                self._emit(origin, key, "delete", [], old, None)
+            else:
+                entry = new if isinstance(new, dict) else {}
+                self._mirror[key] = {"type": entry.get("type", ""), "content": copy.deepcopy(entry.get("content"))}
+                self._emit(origin, key, "create", [], old, entry.get("content"))
+            return
+        pid = path[0]
+        entry = self._mirror.setdefault(pid, {"type": "", "content": {}})
+        if len(path) == 1:  # product-level fields
+            if key == "content":
+                old = entry.get("content")
+                entry["content"] = copy.deepcopy(new)
+                self._emit(origin, pid, "create", [], old, new)
+            elif key == "type":
+                entry["type"] = new
+            return
+        if path[1] != "content":
+            return
+        tokens = path[2:] + [key]
+        content = entry.setdefault("content", {})
+        old = copy.deepcopy(_get(content, tokens))
+        parent = _parent(content, tokens)
+        if isinstance(parent, dict):
+            if action == "delete":
+                parent.pop(key, None)
+            else:
+                parent[key] = copy.deepcopy(new)
+        self._emit(origin, pid, _classify(str(entry.get("type", "")), tokens, action), tokens, old, new)
+
+    def _array_change(self, origin: Any, path: list[str], delta: list[dict[str, Any]]) -> None:
+        if len(path) < 2 or path[1] != "content":
+            return
+        pid = path[0]
+        entry = self._mirror.setdefault(pid, {"type": "", "content": {}})
+        rest = path[2:]
+        target = _get(entry.get("content"), rest)
+        if not isinstance(target, list):
+            target = []
+            parent = _parent(entry.setdefault("content", {}), rest) if rest else None
+            if isinstance(parent, dict):
+                parent[rest[-1]] = target
+        otype = str(entry.get("type", ""))
+        pos = 0
+        for op in delta:
+            if "retain" in op:
+                pos += int(op["retain"])
+            elif "insert" in op:
+                for item in op["insert"]:
+                    value = to_json(item)
+                    target.insert(pos, copy.deepcopy(value))
+                    tokens = rest + [str(pos)]
+                    self._emit(origin, pid, _classify(otype, tokens, "add"), tokens, None, value)
+                    pos += 1
+            elif "delete" in op:
+                for _ in range(int(op["delete"])):
+                    old = target.pop(pos) if pos < len(target) else None
+                    tokens = rest + [str(pos)]
+                    self._emit(origin, pid, _classify(otype, tokens, "delete"), tokens, old, None)
