@@ -1,1 +1,61 @@
-"""modylbench.scoring — see DESIGN.md."""
+"""Scoring: judges, the substance-weighted scorecard, mutation metrics, pass^k and ``modylbench evaluate``."""
+
+from modylbench.scoring._formula import (
+    PRODUCT_DIMENSIONS,
+    PRODUCT_WEIGHTS,
+    TURN_DIMENSIONS,
+    TURN_WEIGHTS,
+    consensus,
+    pass_hat_k,
+    tier_of,
+)
+from modylbench.scoring._judges import Judge, JudgeSpecError, ProductItem, TurnItem, make_judges
+from modylbench.scoring._models import (
+    CheckOutcome,
+    ModelAggregate,
+    MutationMetrics,
+    PassK,
+    ProductScore,
+    ScenarioScore,
+    Scorecard,
+    TurnScore,
+    Verdict,
+)
+from modylbench.scoring._mutations import compute_metrics, values_equal
+from modylbench.scoring._offline import OfflineJudge
+from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
+from modylbench.scoring._scorecard import score, score_async
+from modylbench.scoring._summary import print_summary
+
+__all__ = [
+    "PRODUCT_DIMENSIONS",
+    "PRODUCT_WEIGHTS",
+    "TURN_DIMENSIONS",
+    "TURN_WEIGHTS",
+    "CheckOutcome",
+    "Judge",
+    "JudgeSpecError",
+    "ModelAggregate",
+    "MutationMetrics",
+    "OfflineJudge",
+    "PassK",
+    "ProductItem",
+    "ProductScore",
+    "ScenarioScore",
+    "Scorecard",
+    "TurnItem",
+    "TurnScore",
+    "Verdict",
+    "compute_metrics",
+    "consensus",
+    "make_judges",
+    "pass_hat_k",
+    "print_summary",
+    "read_responses",
+    "read_scorecard",
+    "score",
+    "score_async",
+    "tier_of",
+    "values_equal",
+    "write_scorecard",
+]

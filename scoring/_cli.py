@@ -1,0 +1,124 @@
+"""``modylbench evaluate``: score a responses.jsonl file and write scorecard.json."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+logger = logging.getLogger(__name__)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.command("evaluate")
+@click.option(
+    "--responses",
+    "responses_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="responses.jsonl: one scenario run per line (public format).",
+)
+@click.option(
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write scorecard.json.",
+)
+@click.option(
+    "--judge",
+    "judge_specs",
+    multiple=True,
+    metavar="SPEC",
+    help="offline, openai/MODEL or openai/MODEL@BASE_URL; repeatable (default: offline).",
+)
+@click.option(
+    "--scenarios",
+    "scenario_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="A .jsonl/.json scenario file or folder; adds or replaces scenarios by id. Repeatable.",
+)
+@click.option("--k", "k", type=click.IntRange(min=1), default=None, help="Report pass^k up to this k.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Cache of LLM judge answers (default: .modylbench-cache/judge next to --output).",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="Concurrent requests per LLM judge.",
+)
+@click.option("--quiet", is_flag=True, help="Do not print the summary table.")
+def evaluate(
+    responses_path: Path,
+    output: Path,
+    judge_specs: tuple[str, ...],
+    scenario_paths: tuple[Path, ...],
+    k: int | None,
+    cache_dir: Path | None,
+    concurrency: int,
+    quiet: bool,
+) -> None:
+    """Score pre-recorded responses; exit 0 when every line was scored, 1 when some were skipped, 2 on unusable input."""
+    from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
+    from modylbench.scoring._judges import JudgeSpecError, make_judges
+    from modylbench.scoring._llm import JudgeConfigError
+    from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
+    from modylbench.scoring._scorecard import line_problem, score
+    from modylbench.scoring._summary import print_summary
+
+    try:
+        scenarios = resolve_scenarios(scenario_paths)
+    except ScenarioLoadError as exc:
+        _fail(exc.problems[0] if exc.problems else "cannot load scenarios")
+        return
+    try:
+        located, problems = read_responses_located(responses_path)
+    except ResponsesFileError as exc:
+        _fail(str(exc))
+        return
+    good = []
+    for lineno, resp in located:
+        reason = line_problem(resp, scenarios)
+        if reason is not None:
+            problems.append(f"{responses_path.name}:{lineno}: {reason}")
+            continue
+        good.append(resp)
+    for p in problems:
+        click.echo(p, err=True)
+    if not good:
+        _fail(f"{responses_path.name}: no line could be scored")
+        return
+    cache = cache_dir if cache_dir is not None else output.parent / ".modylbench-cache" / "judge"
+    try:
+        judges = make_judges(list(judge_specs), concurrency=concurrency, cache_dir=cache)
+    except (JudgeSpecError, JudgeConfigError) as exc:
+        _fail(str(exc))
+        return
+    try:
+        card = score(good, scenarios, judges, k=k)
+    finally:
+        for j in judges:
+            j.close()
+    for sk in card.skipped:
+        click.echo(f"{responses_path.name}: {sk['scenario_id']}/{sk['model_id']}: {sk['reason']}", err=True)
+    write_scorecard(card, output)
+    if not quiet:
+        from rich.console import Console
+
+        print_summary(card, Console())
+    click.echo(f"wrote {output}", err=True)
+    if problems or card.skipped:
+        sys.exit(1)

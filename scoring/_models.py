@@ -1,0 +1,144 @@
+"""Pydantic models of the scorecard (``scorecard.json``) and of one judge's verdict on one item."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Verdict(_Model):
+    """One judge's scores for one turn or product, or the reason it could not score it."""
+
+    judge: str = Field(description="Judge spec, e.g. offline or openai/gpt-4o-mini.")
+    dimensions: dict[str, float] | None = Field(description="Dimension -> score 1..10; null when unscored.")
+    rationale: str = Field(default="", description="The judge's short explanation.")
+    unscored_reason: str | None = Field(
+        default=None, description="Why the judge gave no scores, if it did not."
+    )
+    flags: list[str] = Field(
+        default_factory=list, description="Observations the judge raises (e.g. prompt_injection)."
+    )
+
+
+class CheckOutcome(_Model):
+    """One programmatic verification criterion run on a delivered product."""
+
+    criterion_id: str = Field(description="Criterion id from the scenario.")
+    passed: bool = Field(description="Whether the check passed.")
+    required: bool = Field(description="Whether it counts toward the correctness bound.")
+    reason: str = Field(description="What was compared.")
+
+
+class TurnScore(_Model):
+    """A journey item: the agent's handling of one persona turn."""
+
+    turn_index: int = Field(description="Scenario turn.")
+    score: float | None = Field(description="Weighted, capped score 1..10 (unrounded); null when unscored.")
+    capped: bool = Field(description="The hard floor applied (context_accuracy or task_progress < 4).")
+    dimensions: dict[str, float] = Field(description="Consensus score per dimension.")
+    judges: list[Verdict] = Field(description="Each judge's verdict.")
+    flags: list[str] = Field(description="hard_floor, judge_disagreement, no_response, ...")
+    unscored_reason: str | None = Field(
+        default=None, description="Why the item has no score, if it has none."
+    )
+
+
+class ProductScore(_Model):
+    """A destination item: one expected output and the delivered product matched to it."""
+
+    product_id: str | None = Field(description="Product id (expected or delivered).")
+    output_type: str = Field(description="Expected output type.")
+    score: float | None = Field(description="Weighted, capped score 1..10 (unrounded); null when unscored.")
+    capped: bool = Field(description="A cap applied (hard floor, trajectory rule or not delivered).")
+    dimensions: dict[str, float] = Field(description="Consensus score per dimension (after the check bound).")
+    judges: list[Verdict] = Field(description="Each judge's verdict.")
+    flags: list[str] = Field(description="hard_floor, not_delivered, no_trajectory_evidence, ...")
+    checks: list[CheckOutcome] = Field(description="Programmatic checks run on the delivered content.")
+    correctness_bound: float | None = Field(default=None, description="1 + 9 x required passed / required.")
+    expected_mutations_matched: int | None = Field(
+        default=None, description="Expected mutations seen in the trajectory."
+    )
+    expected_mutations_total: int | None = Field(
+        default=None, description="Expected mutations of this product."
+    )
+    unscored_reason: str | None = Field(
+        default=None, description="Why the item has no score, if it has none."
+    )
+
+
+class MutationMetrics(_Model):
+    """Trajectory metrics against the scenario's expected mutations (docs/scoring.md gives the rules)."""
+
+    source: str = Field(
+        description="trajectory (as given), snapshots (derived from per-turn products) or none."
+    )
+    total: int = Field(description="Mutations in the trajectory.")
+    expected: int = Field(description="Expected mutations in the scenario.")
+    correct: int = Field(description="Trajectory mutations matching an expected one (product, path, value).")
+    incorrect: int = Field(description="Unmatched mutations that were not reverted within 2 turns.")
+    unnecessary: int = Field(description="Unmatched mutations reverted within 2 turns.")
+    missing: int = Field(description="Expected mutations never matched.")
+    destructive: int = Field(description="Changes that replaced a correct value with an incorrect one.")
+    backtracks: int = Field(description="Changes that set a value back to one the path held before.")
+    efficiency: float | None = Field(description="correct / total; null when there are no mutations.")
+    convergence_rate: float | None = Field(
+        description="Fraction of turns after the last change; null with none."
+    )
+    per_product_convergence: dict[str, float] = Field(default_factory=dict, description="Same, per product.")
+
+
+class ScenarioScore(_Model):
+    """One scored line of responses.jsonl: a (scenario, model, trial)."""
+
+    scenario_id: str = Field(description="Scenario scored.")
+    model_id: str = Field(description="Agent or model scored.")
+    trial: int = Field(description="Trial number of this (scenario, model) pair.")
+    journey: float | None = Field(description="Mean turn score over scored turns.")
+    destination: float | None = Field(description="Mean product score over scored products.")
+    modylbench_score: float | None = Field(description="0.4 x journey + 0.6 x destination (unrounded).")
+    tier: str | None = Field(description="Consultant, Mentor, Peer or Below Peer.")
+    quality_tier: str = Field(description="Tier the scenario requires to pass.")
+    passed: bool | None = Field(description="Score reached the scenario's quality_tier threshold.")
+    turns: list[TurnScore] = Field(description="Journey items, one per scenario turn.")
+    products: list[ProductScore] = Field(description="Destination items, one per expected output.")
+    mutation_metrics: MutationMetrics = Field(description="Trajectory metrics.")
+    flags: list[str] = Field(description="Scenario-level flags: agent_disconnected, no_trajectory, ...")
+    termination_reason: str | None = Field(default=None, description="How the session ended, if recorded.")
+    unscored: list[str] = Field(
+        default_factory=list, description="Items left out of the means, with reasons."
+    )
+
+
+class PassK(_Model):
+    """pass^k of one (scenario, model) pair with n trials and c passes."""
+
+    scenario_id: str = Field(description="Scenario.")
+    trials: int = Field(description="n: trials scored.")
+    passes: int = Field(description="c: trials reaching the scenario's quality tier.")
+    pass_k: dict[str, float] = Field(description="k -> C(c, k) / C(n, k), for k = 1..n.")
+
+
+class ModelAggregate(_Model):
+    """Aggregate over all scored lines of one model."""
+
+    model_id: str = Field(description="Agent or model.")
+    runs: int = Field(description="Scored (scenario, trial) lines.")
+    mean_score: float | None = Field(description="Mean modylbench_score over its runs.")
+    tier: str | None = Field(description="Tier of the mean score.")
+    pass_k: dict[str, float] = Field(description="k -> mean pass^k over scenarios with at least k trials.")
+    per_scenario: list[PassK] = Field(description="pass^k per scenario.")
+
+
+class Scorecard(_Model):
+    """``scorecard.json``: a pure function of (responses, scenarios, judges' outputs)."""
+
+    modylbench_version: str = Field(description="Version of the package that scored.")
+    judges: list[str] = Field(description="The panel, as given.")
+    scenarios: list[ScenarioScore] = Field(description="One entry per scored responses line.")
+    aggregate: dict[str, ModelAggregate] = Field(description="Per model: mean score, tier, pass^k.")
+    skipped: list[dict[str, Any]] = Field(default_factory=list, description="Lines not scored, with reasons.")

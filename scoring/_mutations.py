@@ -1,0 +1,212 @@
+"""Mutation metrics: the agent's edit trajectory against the scenario's expected mutations."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import defaultdict
+from typing import Any
+
+from modylbench.record import Mutation, ScenarioResponses
+from modylbench.scenarios import (
+    ExpectedMutation,
+    Scenario,
+    apply_mutations,
+    cell_value,
+    numbers_close,
+    resolve,
+)
+from modylbench.scoring._models import MutationMetrics
+
+logger = logging.getLogger(__name__)
+
+VALUE_TOLERANCE_PCT = 0.5
+REVERT_WINDOW = 2  # turns
+_ABSENT = object()
+
+
+def values_equal(a: Any, b: Any, tolerance_pct: float = VALUE_TOLERANCE_PCT) -> bool:
+    """Numbers within ``tolerance_pct`` %, anything else exactly (recursively; cells compare by value)."""
+    a, b = cell_value(a), cell_value(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return False
+        return numbers_close(float(a), float(b), tolerance_pct)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(values_equal(a[k], b[k], tolerance_pct) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(values_equal(x, y, tolerance_pct) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
+
+
+def expected_value(e: ExpectedMutation) -> Any:
+    """The value an expected mutation writes (a create without a value writes an empty object)."""
+    if e.mutation_type == "create" and e.value is None:
+        return {}
+    return e.value if e.value is not None else e.expected_value
+
+
+def mutation_matches(m: Mutation, e: ExpectedMutation) -> bool:
+    """Same product and path, and the value written equals the expected value."""
+    return m.product_id == e.product_id and m.path == e.path and values_equal(m.new_value, expected_value(e))
+
+
+def match_trajectory(trajectory: list[Mutation], expected: list[ExpectedMutation]) -> list[int | None]:
+    """For each trajectory mutation, the index of the expected mutation it matches (one-to-one, in order)."""
+    by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, e in enumerate(expected):
+        by_key[(e.product_id, e.path)].append(i)
+    used: set[int] = set()
+    out: list[int | None] = []
+    for m in trajectory:
+        hit = None
+        for i in by_key.get((m.product_id, m.path), ()):
+            if i not in used and values_equal(m.new_value, expected_value(expected[i])):
+                hit = i
+                break
+        if hit is not None:
+            used.add(hit)
+        out.append(hit)
+    return out
+
+
+def _reverting(trajectory: list[Mutation], i: int) -> int | None:
+    """Index of the mutation that puts ``trajectory[i]``'s path back within REVERT_WINDOW turns, if any."""
+    m = trajectory[i]
+    for j in range(i + 1, len(trajectory)):
+        later = trajectory[j]
+        if later.turn_index > m.turn_index + REVERT_WINDOW:
+            return None
+        if later.product_id == m.product_id and later.path == m.path:
+            return j if values_equal(later.new_value, m.old_value) else None
+    return None
+
+
+def derive_trajectory(responses: ScenarioResponses, scenario: Scenario) -> list[Mutation] | None:
+    """A trajectory from per-turn product snapshots, when the responses carry them and no trajectory.
+
+    Only the appearance of a product and changes at the paths the expected mutations address are
+    visible this way; None when no turn carries products.
+    """
+    turns = sorted(responses.turns, key=lambda t: t.turn_index)
+    if not any(t.work_products for t in turns):
+        return None
+    paths: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for e in scenario.expected_mutations:
+        if e.path and (e.path, e.mutation_type) not in paths[e.product_id]:
+            paths[e.product_id].append((e.path, e.mutation_type))
+    previous: dict[str, Any] = {}
+    out: list[Mutation] = []
+    for t in turns:
+        current = dict(previous)
+        for wp in t.work_products:
+            if wp.product_id:
+                current[wp.product_id] = wp.content
+        for pid, content in current.items():
+            before = previous.get(pid, _ABSENT)
+            if before is _ABSENT:
+                out.append(
+                    Mutation(
+                        turn_index=t.turn_index,
+                        product_id=pid,
+                        mutation_type="create",
+                        path="",
+                        old_value=None,
+                        new_value=content,
+                    )
+                )
+                before = None
+            for path, mtype in paths.get(pid, ()):
+                old = resolve(before, path, _ABSENT) if before is not None else _ABSENT
+                new = resolve(content, path, _ABSENT)
+                if new is _ABSENT and old is _ABSENT:
+                    continue
+                if old is not _ABSENT and new is not _ABSENT and values_equal(old, new, 0.0):
+                    continue
+                out.append(
+                    Mutation(
+                        turn_index=t.turn_index,
+                        product_id=pid,
+                        mutation_type=mtype,
+                        path=path,
+                        old_value=None if old is _ABSENT else old,
+                        new_value=None if new is _ABSENT else new,
+                    )
+                )
+        previous = current
+    return out
+
+
+def compute_metrics(trajectory: list[Mutation] | None, scenario: Scenario, source: str) -> MutationMetrics:
+    """The mutation metrics of one run (rules in docs/scoring.md)."""
+    expected = scenario.expected_mutations
+    if trajectory is None:
+        return MutationMetrics(
+            source="none",
+            total=0,
+            expected=len(expected),
+            correct=0,
+            incorrect=0,
+            unnecessary=0,
+            missing=len(expected),
+            destructive=0,
+            backtracks=0,
+            efficiency=None,
+            convergence_rate=None,
+        )
+    matches = match_trajectory(trajectory, expected)
+    final = apply_mutations(expected)
+    correct = sum(1 for h in matches if h is not None)
+    # A change undone within REVERT_WINDOW turns and its undo are both wasted work.
+    wasted: set[int] = set()
+    for i, m in enumerate(trajectory):
+        if matches[i] is None and m.mutation_type != "create":
+            j = _reverting(trajectory, i)
+            if j is not None:
+                wasted.add(i)
+                if matches[j] is None:
+                    wasted.add(j)
+    unnecessary = len(wasted)
+    incorrect = sum(1 for i, h in enumerate(matches) if h is None and i not in wasted)
+    destructive = backtracks = 0
+    history: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for m in trajectory:
+        key = (m.product_id, m.path)
+        target = (
+            resolve(final.get(m.product_id, _ABSENT), m.path, _ABSENT) if m.product_id in final else _ABSENT
+        )
+        if (
+            target is not _ABSENT
+            and values_equal(m.old_value, target)
+            and not values_equal(m.new_value, target)
+        ):
+            destructive += 1
+        past = history[key]
+        if not past:
+            past.append(m.old_value)
+        # Back to a value the path held before its current one (None stands for "absent").
+        if any(values_equal(m.new_value, v, 0.0) for v in past[:-1]):
+            backtracks += 1
+        past.append(m.new_value)
+    n_turns = len(scenario.turns)
+    last_by_product: dict[str, int] = {}
+    for m in trajectory:
+        last_by_product[m.product_id] = max(last_by_product.get(m.product_id, -1), m.turn_index)
+    per_product = {pid: max(0, n_turns - 1 - last) / n_turns for pid, last in sorted(last_by_product.items())}
+    convergence = max(0, n_turns - 1 - max(last_by_product.values())) / n_turns if last_by_product else None
+    return MutationMetrics(
+        source=source,
+        total=len(trajectory),
+        expected=len(expected),
+        correct=correct,
+        incorrect=incorrect,
+        unnecessary=unnecessary,
+        missing=len(expected) - correct,
+        destructive=destructive,
+        backtracks=backtracks,
+        efficiency=(correct / len(trajectory)) if trajectory else None,
+        convergence_rate=convergence,
+        per_product_convergence=per_product,
+    )

@@ -1,0 +1,495 @@
+"""Score responses: build journey and destination items, run the panel, apply the formula, aggregate."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from modylbench.record import Mutation, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.scenarios import CheckResult, ExpectedOutput, Scenario, VerificationCriterion, run_check
+from modylbench.scoring import _formula as F
+from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
+from modylbench.scoring._models import (
+    CheckOutcome,
+    ModelAggregate,
+    MutationMetrics,
+    PassK,
+    ProductScore,
+    ScenarioScore,
+    Scorecard,
+    TurnScore,
+    Verdict,
+)
+from modylbench.scoring._mutations import compute_metrics, derive_trajectory, match_trajectory
+
+logger = logging.getLogger(__name__)
+
+EDIT_SLACK_TURNS = 1  # an expected edit made in its turn or the next one counts for that turn
+
+
+def package_version() -> str:
+    """The installed modylbench version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("modylbench")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+@dataclass
+class _Run:
+    """One responses line prepared for judging."""
+
+    responses: ScenarioResponses
+    scenario: Scenario
+    trial: int
+    trajectory: list[Mutation] | None
+    metrics: MutationMetrics
+    turn_items: list[TurnItem]
+    product_items: list[ProductItem]
+    product_evidence: list[tuple[int, int] | None]  # (matched, expected) per product item
+
+
+def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:
+    """Why a parsed responses line cannot be scored against the scenarios, or None."""
+    sc = scenarios.get(resp.scenario_id)
+    if sc is None:
+        known = ", ".join(sorted(scenarios)) or "none"
+        return f"unknown scenario {resp.scenario_id!r} (known: {known})"
+    seen: set[int] = set()
+    for t in resp.turns:
+        if t.turn_index in seen:
+            return f"turn_index {t.turn_index} appears twice"
+        seen.add(t.turn_index)
+        if t.turn_index >= len(sc.turns):
+            return f"turn_index {t.turn_index} is not a turn of {sc.scenario_id} (0..{len(sc.turns) - 1})"
+    for m in resp.mutation_trajectory or ():
+        if m.turn_index >= len(sc.turns):
+            return f"mutation_trajectory turn_index {m.turn_index} is not a turn of {sc.scenario_id}"
+    return None
+
+
+def _match_outputs(
+    expected: list[ExpectedOutput], final: list[WorkProduct], turns: list[TurnResponse]
+) -> list[WorkProduct | None]:
+    """Pair each expected output with a delivered product: by product_id, else by type and description."""
+    latest: dict[str, WorkProduct] = {}
+    for t in sorted(turns, key=lambda t: t.turn_index):
+        for wp in t.work_products:
+            if wp.product_id:
+                latest[wp.product_id] = wp
+    by_id = {wp.product_id: wp for wp in final if wp.product_id}
+    used: set[int] = set()
+    out: list[WorkProduct | None] = []
+    for e in expected:
+        hit: WorkProduct | None = None
+        if e.product_id:
+            hit = by_id.get(e.product_id) or latest.get(e.product_id)
+            if hit is not None:
+                used.add(id(hit))
+        out.append(hit)
+    for i, e in enumerate(expected):
+        if out[i] is not None or e.product_id:
+            continue
+        want = {w for w in e.description.lower().split() if len(w) > 3}
+        best, best_overlap = None, -1
+        for wp in final:
+            if id(wp) in used or wp.output_type != e.output_type:
+                continue
+            overlap = len(want & {w for w in wp.description.lower().split() if len(w) > 3})
+            if overlap > best_overlap:
+                best, best_overlap = wp, overlap
+        if best is not None:
+            used.add(id(best))
+        out[i] = best
+    return out
+
+
+def _checks(expected: ExpectedOutput, content: Any) -> list[CheckResult]:
+    out = []
+    for c in expected.verification_criteria:
+        if isinstance(c, VerificationCriterion) and c.check_type != "judge":
+            try:
+                out.append(run_check(c, content))
+            except (TypeError, ValueError, IndexError, KeyError, RecursionError) as exc:
+                out.append(CheckResult(c.id, False, c.required, None, f"could not check: {exc}"))
+    return out
+
+
+def _turn_matches(trajectory: list[Mutation], scenario: Scenario) -> dict[int, int]:
+    """Per turn: expected edits of that turn made in that turn or the next (one-to-one)."""
+    out: dict[int, int] = defaultdict(int)
+    used: set[int] = set()
+    for e in scenario.expected_mutations:
+        for i, m in enumerate(trajectory):
+            if i in used or m.product_id != e.product_id or m.path != e.path:
+                continue
+            if not e.turn_index <= m.turn_index <= e.turn_index + EDIT_SLACK_TURNS:
+                continue
+            if match_trajectory([m], [e])[0] is not None:
+                used.add(i)
+                out[e.turn_index] += 1
+                break
+    return out
+
+
+def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
+    """Items to judge for one responses line (the scenario must be the line's own)."""
+    if resp.mutation_trajectory is not None:
+        trajectory: list[Mutation] | None = list(resp.mutation_trajectory)
+        source = "trajectory"
+    else:
+        trajectory = derive_trajectory(resp, scenario)
+        source = "snapshots" if trajectory is not None else "none"
+    metrics = compute_metrics(trajectory, scenario, source)
+    by_turn = {t.turn_index: t for t in resp.turns}
+    edits_by_turn: dict[int, list[Mutation]] = defaultdict(list)
+    for m in trajectory or ():
+        edits_by_turn[m.turn_index].append(m)
+    matched_by_turn = _turn_matches(trajectory or [], scenario)
+    turn_items = [
+        TurnItem(
+            scenario=scenario,
+            turn=t,
+            response=by_turn.get(t.turn_index),
+            edits=edits_by_turn.get(t.turn_index, []),
+            expected_edits=[e for e in scenario.expected_mutations if e.turn_index == t.turn_index],
+            edits_matched=matched_by_turn.get(t.turn_index, 0),
+            trajectory_source=source,
+        )
+        for t in scenario.turns
+    ]
+    delivered = _match_outputs(scenario.expected_outputs, resp.work_products, resp.turns)
+    hits = match_trajectory(trajectory or [], scenario.expected_mutations)
+    matched_expected = {h for h in hits if h is not None}
+    product_items = []
+    evidence: list[tuple[int, int] | None] = []
+    for e, wp in zip(scenario.expected_outputs, delivered, strict=True):
+        spec = scenario.product(e.product_id) if e.product_id else None
+        checks = _checks(e, wp.content) if wp is not None else []
+        product_items.append(
+            ProductItem(scenario=scenario, expected=e, delivered=wp, spec=spec, checks=checks)
+        )
+        idx = [
+            i
+            for i, m in enumerate(scenario.expected_mutations)
+            if e.product_id and m.product_id == e.product_id
+        ]
+        evidence.append((sum(1 for i in idx if i in matched_expected), len(idx)) if idx else None)
+    return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, evidence)
+
+
+def _assemble_item(item: Item, verdicts: list[Verdict]) -> tuple[dict[str, float], list[str], str | None]:
+    """Consensus dimensions, flags and (when no judge scored) the reason."""
+    scored = [v for v in verdicts if v.dimensions is not None]
+    flags: list[str] = []
+    for v in verdicts:
+        for f in v.flags:
+            if f not in flags:
+                flags.append(f)
+    if not scored:
+        reasons = "; ".join(f"{v.judge}: {v.unscored_reason}" for v in verdicts) or "no judges"
+        return {}, flags, reasons
+    if len(scored) < len(verdicts):
+        flags.append("partial_panel")
+    dims, disagree = F.panel_consensus([v.dimensions or {} for v in scored], item.dimensions)
+    if disagree:
+        flags.append("judge_disagreement")
+    return dims, flags, None
+
+
+def _score_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
+    dims, flags, reason = _assemble_item(item, verdicts)
+    score: float | None = None
+    capped = False
+    if reason is None:
+        score, capped = F.turn_score(dims)
+        if capped:
+            flags.append("hard_floor")
+    return TurnScore(
+        turn_index=item.turn.turn_index,
+        score=score,
+        capped=capped,
+        dimensions=dims,
+        judges=verdicts,
+        flags=flags,
+        unscored_reason=reason,
+    )
+
+
+def _score_product(
+    item: ProductItem, verdicts: list[Verdict], evidence: tuple[int, int] | None
+) -> ProductScore:
+    e = item.expected
+    checks = [
+        CheckOutcome(criterion_id=c.criterion_id, passed=c.passed, required=c.required, reason=c.reason)
+        for c in item.checks
+    ]
+    required = [c for c in item.checks if c.required]
+    bound = F.correctness_bound(sum(c.passed for c in required), len(required))
+    pid = e.product_id or (item.delivered.product_id if item.delivered else None)
+    matched, total = evidence if evidence is not None else (None, None)
+    common = {
+        "product_id": pid,
+        "output_type": e.output_type,
+        "checks": checks,
+        "correctness_bound": bound,
+        "expected_mutations_matched": matched,
+        "expected_mutations_total": total,
+    }
+    if item.delivered is None:
+        dims = dict.fromkeys(item.dimensions, 1.0)
+        return ProductScore(
+            score=1.0, capped=True, dimensions=dims, judges=[], flags=["not_delivered"], **common
+        )
+    dims, flags, reason = _assemble_item(item, verdicts)
+    if reason is not None:
+        return ProductScore(
+            score=None,
+            capped=False,
+            dimensions={},
+            judges=verdicts,
+            flags=flags,
+            unscored_reason=reason,
+            **common,
+        )
+    if bound is not None and dims["correctness"] > bound:
+        dims["correctness"] = bound
+        flags.append("correctness_bounded")
+    score, capped = F.product_score(dims)
+    if capped:
+        flags.append("hard_floor")
+    if matched is not None and total and matched * 2 < total:
+        score = min(score, F.HARD_FLOOR)
+        capped = True
+        flags.append("no_trajectory_evidence")
+    return ProductScore(score=score, capped=capped, dimensions=dims, judges=verdicts, flags=flags, **common)
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def _finish(
+    run: _Run, turn_verdicts: list[list[Verdict]], product_verdicts: list[list[Verdict]]
+) -> ScenarioScore:
+    sc = run.scenario
+    turns = [_score_turn(it, vs) for it, vs in zip(run.turn_items, turn_verdicts, strict=True)]
+    products = [
+        _score_product(it, vs, ev)
+        for it, vs, ev in zip(run.product_items, product_verdicts, run.product_evidence, strict=True)
+    ]
+    unscored = [f"turn {t.turn_index}: {t.unscored_reason}" for t in turns if t.score is None]
+    unscored += [
+        f"product {p.product_id or p.output_type}: {p.unscored_reason}" for p in products if p.score is None
+    ]
+    journey = _mean([t.score for t in turns if t.score is not None])
+    destination = _mean([p.score for p in products if p.score is not None])
+    total = F.combine(journey, destination)
+    flags: list[str] = []
+    reason = run.responses.termination_reason
+    if reason is not None and reason != "completed":
+        # The reason itself (agent_disconnected, timeout, infrastructure_error ...) is the specific flag.
+        flags += ["ended_early", reason]
+    if sc.expected_mutations and run.metrics.source == "none":
+        flags.append("no_trajectory")
+    answered = {t.turn_index for t in run.responses.turns}
+    if len(answered) < len(sc.turns):
+        flags.append("turns_unanswered")
+    passed = total >= F.tier_threshold(sc.quality_tier) if total is not None else None
+    return ScenarioScore(
+        scenario_id=sc.scenario_id,
+        model_id=run.responses.model_id,
+        trial=run.trial,
+        journey=journey,
+        destination=destination,
+        modylbench_score=total,
+        tier=F.tier_of(total) if total is not None else None,
+        quality_tier=sc.quality_tier,
+        passed=passed,
+        turns=turns,
+        products=products,
+        mutation_metrics=run.metrics,
+        flags=flags,
+        termination_reason=reason,
+        unscored=unscored,
+    )
+
+
+def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, ModelAggregate]:
+    """Per model: mean score, its tier, and pass^k (per scenario and mean over scenarios)."""
+    by_model: dict[str, list[ScenarioScore]] = defaultdict(list)
+    for e in entries:
+        by_model[e.model_id].append(e)
+    out: dict[str, ModelAggregate] = {}
+    for model in sorted(by_model):
+        runs = by_model[model]
+        scores = [r.modylbench_score for r in runs if r.modylbench_score is not None]
+        mean = _mean(scores)
+        per_sc: dict[str, list[ScenarioScore]] = defaultdict(list)
+        for r in runs:
+            if r.passed is not None:
+                per_sc[r.scenario_id].append(r)
+        per_scenario = []
+        for sid in sorted(per_sc):
+            trials = per_sc[sid]
+            n, c = len(trials), sum(1 for t in trials if t.passed)
+            top = n if k is None else min(k, n)
+            per_scenario.append(
+                PassK(
+                    scenario_id=sid,
+                    trials=n,
+                    passes=c,
+                    pass_k={str(j): F.pass_hat_k(n, c, j) for j in range(1, top + 1)},
+                )
+            )
+        pass_k: dict[str, float] = {}
+        top_k = max((len(p.pass_k) for p in per_scenario), default=0)
+        for j in range(1, top_k + 1):
+            vals = [p.pass_k[str(j)] for p in per_scenario if str(j) in p.pass_k]
+            pass_k[str(j)] = sum(vals) / len(vals)
+        out[model] = ModelAggregate(
+            model_id=model,
+            runs=len(runs),
+            mean_score=mean,
+            tier=F.tier_of(mean) if mean is not None else None,
+            pass_k=pass_k,
+            per_scenario=per_scenario,
+        )
+    return out
+
+
+def _plan(
+    responses: list[ScenarioResponses], scenarios: dict[str, Scenario]
+) -> tuple[list[_Run], list[dict[str, Any]]]:
+    runs: list[_Run] = []
+    skipped: list[dict[str, Any]] = []
+    trials_seen: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for resp in responses:
+        problem = line_problem(resp, scenarios)
+        pair = (resp.scenario_id, resp.model_id)
+        if problem is None and resp.trial is not None and resp.trial in trials_seen[pair]:
+            problem = f"trial {resp.trial} of ({resp.scenario_id}, {resp.model_id}) appears twice"
+        if problem is not None:
+            skipped.append(
+                {
+                    "scenario_id": resp.scenario_id,
+                    "model_id": resp.model_id,
+                    "trial": resp.trial,
+                    "reason": problem,
+                }
+            )
+            continue
+        trial = resp.trial
+        if trial is None:
+            trial = 0
+            while trial in trials_seen[pair]:
+                trial += 1
+        trials_seen[pair].add(trial)
+        runs.append(prepare(resp, scenarios[resp.scenario_id], trial))
+    return runs, skipped
+
+
+def _configure(judges: list[Judge], cache_dir: Path | None) -> None:
+    if cache_dir is None:
+        return
+    for j in judges:
+        setter = getattr(j, "set_cache_dir", None)
+        if setter is not None:
+            setter(cache_dir)
+
+
+def _card(
+    judges: list[Judge],
+    runs: list[_Run],
+    verdicts: dict[int, list[list[Verdict]]],
+    skipped: list[dict[str, Any]],
+    k: int | None,
+) -> Scorecard:
+    entries = []
+    for ri, run in enumerate(runs):
+        per_item = verdicts[ri]
+        nt = len(run.turn_items)
+        entries.append(_finish(run, per_item[:nt], per_item[nt:]))
+    return Scorecard(
+        modylbench_version=package_version(),
+        judges=[j.name for j in judges],
+        scenarios=entries,
+        aggregate=aggregate(entries, k),
+        skipped=skipped,
+    )
+
+
+async def score_async(
+    responses: list[ScenarioResponses],
+    scenarios: dict[str, Scenario],
+    judges: list[Judge],
+    *,
+    k: int | None = None,
+    cache_dir: Path | None = None,
+) -> Scorecard:
+    """Score responses with the panel (async judges run concurrently within their own bounds)."""
+    if not judges:
+        raise ValueError("the judge panel is empty")
+    _configure(judges, cache_dir)
+    runs, skipped = _plan(responses, scenarios)
+    items: list[Item] = [it for run in runs for it in (*run.turn_items, *run.product_items)]
+    per_judge: list[list[Verdict]] = []
+    for j in judges:
+        if j.synchronous:
+            per_judge.append([_must(j.judge_now(it), j) for it in items])
+        else:
+            per_judge.append(await j.judge_items(items))
+    return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
+
+
+def _must(v: Verdict | None, j: Judge) -> Verdict:
+    if v is None:
+        raise RuntimeError(f"judge {j.name} claims to be synchronous but returned nothing")
+    return v
+
+
+def _split(
+    runs: list[_Run], items: list[Item], per_judge: list[list[Verdict]]
+) -> dict[int, list[list[Verdict]]]:
+    out: dict[int, list[list[Verdict]]] = {}
+    pos = 0
+    for ri, run in enumerate(runs):
+        n = len(run.turn_items) + len(run.product_items)
+        out[ri] = [[pj[pos + i] for pj in per_judge] for i in range(n)]
+        pos += n
+    return out
+
+
+def score(
+    responses: list[ScenarioResponses],
+    scenarios: dict[str, Scenario],
+    judges: list[Judge],
+    *,
+    k: int | None = None,
+    cache_dir: Path | None = None,
+) -> Scorecard:
+    """Score responses; callable from plain code (and from inside a running event loop, via a thread)."""
+    if not judges:
+        raise ValueError("the judge panel is empty")
+    if all(j.synchronous for j in judges):
+        _configure(judges, cache_dir)
+        runs, skipped = _plan(responses, scenarios)
+        items: list[Item] = [it for run in runs for it in (*run.turn_items, *run.product_items)]
+        per_judge = [[_must(j.judge_now(it), j) for it in items] for j in judges]
+        return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
+    coro = score_async(responses, scenarios, judges, k=k, cache_dir=cache_dir)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    # Called from inside an event loop: run the scoring loop in a worker thread.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
