@@ -1,0 +1,329 @@
+"""Checks of the SEA telehealth scenario: structure, an independent re-solve from the pushed files, products."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from modylbench.scenarios import PHASES, Scenario, apply_mutations, run_check
+from modylbench.scenarios.builtin import telehealth
+
+DATA_FILE = Path(telehealth.__file__).resolve().parent.parent / "data" / f"{telehealth.SCENARIO_ID}.json"
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return telehealth.build()
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number a listener would hear in ``text`` ($82.5M, 21.3%, 1,250, 2.46x), without sign."""
+    return [float(m.group().replace(",", "")) for m in _NUMBER.finditer(text)]
+
+
+# ----------------------------------------------------------------------------- structure
+
+
+def test_counts_and_identity(scenario: Scenario) -> None:
+    assert scenario.scenario_id == "business_strategist_telehealth_entry"
+    assert scenario.vertical == "Business Strategist"
+    assert scenario.title == "SEA Telehealth Market Entry Strategy"
+    assert scenario.quality_tier == "Consultant"
+    assert len(scenario.turns) == 50
+    assert len(scenario.edge_cases) == 5
+    assert scenario.channels_used == ["audio", "chat", "screen", "data"]
+    assert {o.product_id for o in scenario.expected_outputs} == {
+        "market_model",
+        "entry_strategy",
+        "country_scorecard",
+    }
+
+
+def test_phases_in_order(scenario: Scenario) -> None:
+    main = [PHASES.index(t.phase) for t in scenario.turns if t.phase != "edge_case"]
+    assert main == sorted(main)
+    assert {t.phase for t in scenario.turns} == set(PHASES)
+    first_work = min(t.turn_index for t in scenario.turns if t.phase == "active_work")
+    first_handoff = min(t.turn_index for t in scenario.turns if t.phase == "deliverable_handoff")
+    for t in scenario.turns:
+        if t.phase == "edge_case":
+            assert first_work < t.turn_index < first_handoff
+
+
+def test_channel_payloads_and_waits(scenario: Scenario) -> None:
+    for t in scenario.turns:
+        assert 15 <= t.wait_for_agent_sec <= 120
+        assert t.expected_facts, f"turn {t.turn_index} has no expected fact"
+        assert t.reference_response
+        if t.channel == "chat":
+            assert t.chat_message
+        if t.channel == "screen":
+            assert t.screen is not None
+        if t.channel == "data":
+            assert t.files
+    pushed = [f for t in scenario.turns for f in t.files]
+    assert sorted(pushed) == sorted(f.name for f in scenario.data_files)
+
+
+def test_each_edge_case_played_once_in_edge_phase(scenario: Scenario) -> None:
+    for e in scenario.edge_cases:
+        turns = [t for t in scenario.turns if t.edge_case == e.name]
+        assert len(turns) == 1
+        assert turns[0].phase == "edge_case"
+        assert turns[0].human_utterance == e.human_utterance
+        assert e.good_signals and e.bad_signals
+
+
+def test_fact_ids_unique(scenario: Scenario) -> None:
+    ids = [f.id for t in scenario.turns for f in t.expected_facts]
+    assert len(ids) == len(set(ids))
+
+
+# ----------------------------------------------------------------------------- facts and responses
+
+
+def test_reference_responses_state_their_facts(scenario: Scenario) -> None:
+    for t in scenario.turns:
+        said = t.reference_response + " " + (t.reference_chat or "")
+        heard = numbers_in(said)
+        for f in t.expected_facts:
+            if isinstance(f.value, str):
+                words = [f.value, *f.keywords]
+                assert any(w.lower() in said.lower() for w in words), (t.turn_index, f.id)
+            else:
+                tol = max(abs(f.value) * f.tolerance_pct / 100, 1e-9)
+                assert any(abs(n - abs(f.value)) <= tol for n in heard), (t.turn_index, f.id, f.value, said)
+
+
+def test_numeric_facts_are_not_parroted(scenario: Scenario) -> None:
+    """A reply that repeats the persona's line must not already contain the turn's numbers."""
+    parroted = 0
+    numeric = 0
+    for t in scenario.turns:
+        heard = numbers_in(t.human_utterance + " " + (t.chat_message or ""))
+        for f in t.expected_facts:
+            if isinstance(f.value, str):
+                continue
+            numeric += 1
+            tol = max(abs(f.value) * f.tolerance_pct / 100, 1e-9)
+            parroted += any(abs(n - abs(f.value)) <= tol for n in heard)
+    assert numeric >= 80
+    assert parroted <= 2, parroted
+
+
+def test_edge_case_references_show_good_not_bad_signals(scenario: Scenario) -> None:
+    for e in scenario.edge_cases:
+        (t,) = [t for t in scenario.turns if t.edge_case == e.name]
+        text = t.reference_response.lower()
+        assert any(sig.lower() in text for sig in e.good_signals), e.name
+        assert not any(sig.lower() in text for sig in e.bad_signals), e.name
+
+
+# ----------------------------------------------------------------------------- independent re-solve
+
+
+def _rows(scenario: Scenario, name: str) -> list[dict[str, str]]:
+    f = scenario.data_file(name)
+    assert f is not None
+    return list(csv.DictReader(io.StringIO(f.content)))
+
+
+def _resolve(scenario: Scenario) -> dict[str, float | str]:
+    """Recompute the headline figures from the pushed files only, by a different route where one exists."""
+    markets = {r["country"]: {k: (v if k in ("country", "currency") else float(v)) for k, v in r.items()}
+               for r in _rows(scenario, "sea_market_inputs.csv")}  # fmt: skip
+    comps = _rows(scenario, "sea_competitors.csv")
+    out: dict[str, float | str] = {}
+    sam: dict[str, float] = {}
+    top3: dict[str, float] = {}
+    for c, m in markets.items():
+        # Price the segments per consult first, then multiply by volume (the builder multiplies per segment).
+        blended = (m["out_of_pocket_share_pct"] * min(m["consult_price_usd"], m["wtp_per_consult_usd"])
+                   + m["private_insured_pct"] * m["consult_price_usd"]) / 100  # fmt: skip
+        consults = m["population_m"] * m["urban_share_pct"] * m["smartphone_penetration_pct"] * 22 * 2.5 / 1e6
+        out[f"tam_usd_m_{c.lower()}"] = consults * m["consult_price_usd"]
+        sam[c] = consults * blended
+        # Top three = the whole market minus the aggregated tail row.
+        tail = sum(
+            float(r["consult_share_pct"]) for r in comps if r["country"] == c and int(r["players"]) > 1
+        )
+        top3[c] = 100 - tail
+        out[f"sam_usd_m_{c.lower()}"] = sam[c]
+        out[f"som_y5_usd_m_{c.lower()}"] = (
+            sam[c] * (1 + m["telehealth_cagr_pct"] / 100) ** 5 * 0.25 * (100 - top3[c]) / 100
+        )
+    out["tam_usd_m_total"] = sum(v for k, v in out.items() if k.startswith("tam_"))  # type: ignore[misc]
+    out["sam_usd_m_total"] = sum(sam.values())
+
+    raw = {
+        "market_size": sam,
+        "growth": {c: m["telehealth_cagr_pct"] for c, m in markets.items()},
+        "digital": {c: m["smartphone_penetration_pct"] for c, m in markets.items()},
+        "regulatory": {c: m["regulatory_openness_1to10"] for c, m in markets.items()},
+        "competition": {c: -top3[c] for c in markets},
+        "affordability": {c: math.log10(m["health_spend_per_capita_usd"]) for c, m in markets.items()},
+        "clinical_need": {c: -m["physicians_per_1000"] for c, m in markets.items()},
+    }
+
+    def scores(weights: dict[str, float]) -> dict[str, float]:
+        # Rank-preserving but not identical transforms (negation, log10) leave min-max scores unchanged
+        # except for 1/x; recompute clinical need on 1/x explicitly.
+        need = {c: 1 / markets[c]["physicians_per_1000"] for c in markets}
+        table = dict(raw, clinical_need=need)
+        norm = {k: {c: 10 * (v - min(d.values())) / (max(d.values()) - min(d.values())) for c, v in d.items()}
+                for k, d in table.items()}  # fmt: skip
+        return {c: sum(weights[k] * norm[k][c] for k in weights) / sum(weights.values()) for c in markets}
+
+    base = scores(telehealth.BASE_WEIGHTS)
+    revised = scores(telehealth.REVISED_WEIGHTS)
+    for c in markets:
+        out[f"score_base_{c.lower()}"] = base[c]
+        out[f"score_revised_{c.lower()}"] = revised[c]
+    out["leader_base"] = max(base, key=base.__getitem__)
+    lead = max(revised, key=revised.__getitem__)
+    out["leader_revised"] = lead
+
+    def flip(weights: dict[str, float], crit: str, a: str, b: str) -> float:
+        # Bisection on the weight, the others scaled proportionally (the builder solves it in closed form).
+        def gap(x: float) -> float:
+            rest = sum(v for k, v in weights.items() if k != crit)
+            w = {k: (x * 100 if k == crit else v * (100 - x * 100) / rest) for k, v in weights.items()}
+            s = scores(w)
+            return s[a] - s[b]
+
+        lo, hi = 0.0, 1.0
+        sign_lo = gap(lo) > 0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if (gap(mid) > 0) == sign_lo:
+                lo = mid
+            else:
+                hi = mid
+        return 100 * lo
+
+    order_b = sorted(base, key=lambda c: -base[c])
+    order_r = sorted(revised, key=lambda c: -revised[c])
+    out["sam_weight_flip_pct"] = flip(telehealth.BASE_WEIGHTS, "market_size", order_b[0], order_b[1])
+    out["regulatory_weight_flip_pct"] = flip(telehealth.REVISED_WEIGHTS, "regulatory", order_r[0], order_r[1])
+
+    cost = next(r for r in _rows(scenario, "entry_cost_assumptions.csv") if r["country"] == lead)
+    m = markets[lead]
+    ramp = (0.15, 0.35, 0.60, 0.85, 1.0)
+    cash = [-float(cost["launch_capex_usd_m"])]
+    for t in range(1, 6):
+        rev = (
+            sam[lead]
+            * (1 + m["telehealth_cagr_pct"] / 100) ** t
+            * 0.25
+            * (100 - top3[lead])
+            / 100
+            * ramp[t - 1]
+        )
+        opex = float(cost["fixed_opex_y1_usd_m"]) * (1 + float(cost["opex_growth_pct"]) / 100) ** (t - 1)
+        e = rev * float(cost["contribution_margin_pct"]) / 100 - opex
+        out[f"revenue_usd_m_y{t}"] = rev
+        out[f"ebitda_usd_m_y{t}"] = e
+        cash.append(e)
+    running = 0.0
+    trough = 0.0
+    for cf in cash:
+        running += cf
+        trough = min(trough, running)
+    out["funding_need_usd_m"] = -trough
+    out["break_even_year"] = float(next(t for t in range(1, 6) if cash[t] >= 0))
+    r, g = 0.12, 0.03
+    # Terminal value discounted as year-6 cash flow growing forever, i.e. Gordon at year 5.
+    pv_tv = cash[5] * (1 + g) / (r - g) / (1 + r) ** 5
+    out["pv_terminal_usd_m"] = pv_tv
+    out["npv_usd_m"] = sum(cf / (1 + r) ** t for t, cf in enumerate(cash)) + pv_tv
+    return out
+
+
+def test_ground_truth_recomputed_from_files(scenario: Scenario) -> None:
+    mine = _resolve(scenario)
+    gt = scenario.ground_truth
+    for k, v in mine.items():
+        assert k in gt, k
+        if isinstance(v, str):
+            assert gt[k] == v, k
+        else:
+            assert gt[k] == pytest.approx(v, rel=1e-6, abs=1e-6), k
+    assert gt["recommended_country"] == gt["leader_revised"] != gt["leader_base"]
+
+
+# ----------------------------------------------------------------------------- products and mutations
+
+
+def test_reference_equals_mutations(scenario: Scenario) -> None:
+    contents = apply_mutations(scenario.expected_mutations)
+    for p in scenario.products:
+        assert p.reference == contents[p.product_id], p.product_id
+
+
+def test_mutations_build_step_by_step(scenario: Scenario) -> None:
+    phase = {t.turn_index: t.phase for t in scenario.turns}
+    seen: set[str] = set()
+    for m in scenario.expected_mutations:
+        if m.product_id not in seen:
+            assert m.mutation_type == "create", m
+            seen.add(m.product_id)
+        assert phase[m.turn_index] in ("active_work", "edge_case")
+    for p in scenario.products:
+        turns = {m.turn_index for m in scenario.expected_mutations if m.product_id == p.product_id}
+        assert len(turns) >= 6, (p.product_id, sorted(turns))
+    assert len({m.turn_index for m in scenario.expected_mutations}) >= 25
+    assert scenario.expected_mutations == sorted(scenario.expected_mutations, key=lambda m: m.turn_index)
+
+
+def test_weight_change_rewrites_the_ranking(scenario: Scenario) -> None:
+    (turn,) = [t for t in scenario.turns if t.edge_case == "weights_changed_midway"]
+    before = apply_mutations([m for m in scenario.expected_mutations if m.turn_index < turn.turn_index])
+    after = apply_mutations([m for m in scenario.expected_mutations if m.turn_index <= turn.turn_index])
+    assert "rank_revised" not in before["market_model"]["scores"]["indonesia"]
+    assert after["market_model"]["scores"]["indonesia"]["rank_revised"] == 1
+    assert after["market_model"]["scores"]["philippines"]["rank_base"] == 1
+
+
+def test_reference_products_pass_every_criterion(scenario: Scenario) -> None:
+    for o in scenario.expected_outputs:
+        crits = [c for c in o.verification_criteria if not isinstance(c, str)]
+        assert len(crits) >= 5
+        assert len({c.check_type for c in crits}) >= 3
+        ref = scenario.product(o.product_id).reference  # type: ignore[union-attr]
+        for c in crits:
+            res = run_check(c, ref)
+            assert res.passed, (o.product_id, res)
+
+
+def test_changed_reference_fails(scenario: Scenario) -> None:
+    model = copy.deepcopy(scenario.product("market_model").reference)  # type: ignore[union-attr]
+    model["sizing"]["indonesia"]["tam_usd_m"]["value"] = 2000.0
+    model["valuation"]["npv_usd_m"]["value"] = 38.82  # the 10% figure, before the correction
+    model["scores"]["indonesia"]["rank_revised"] = 2
+    (out,) = [o for o in scenario.expected_outputs if o.product_id == "market_model"]
+    failed = {
+        c.id for c in out.verification_criteria if not isinstance(c, str) and not run_check(c, model).passed
+    }
+    assert failed == {"mm_tam_id", "mm_npv", "mm_rank_rev_id"}
+
+    doc = copy.deepcopy(scenario.product("entry_strategy").reference)  # type: ignore[union-attr]
+    doc["sections"][5]["text"] = "No material findings."
+    doc["sections"][0]["text"] += " We will be profitable in year 1."
+    (out,) = [o for o in scenario.expected_outputs if o.product_id == "entry_strategy"]
+    failed = {
+        c.id for c in out.verification_criteria if not isinstance(c, str) and not run_check(c, doc).passed
+    }
+    assert failed == {"doc_reg_cap", "doc_reg_data", "doc_rec_no_y1"}
+
+
+def test_committed_data_file_is_current() -> None:
+    from modylbench.scenarios.builtin.__main__ import dump
+
+    assert DATA_FILE.read_text(encoding="utf-8") == dump(telehealth.SCENARIO_ID)
