@@ -137,18 +137,24 @@ def _rows(scenario: Scenario, name: str) -> list[dict[str, str]]:
 
 def _resolve(scenario: Scenario) -> dict[str, float | str]:
     """Recompute the headline figures from the pushed files only, by a different route where one exists."""
-    markets = {r["country"]: {k: (v if k in ("country", "currency") else float(v)) for k, v in r.items()}
-               for r in _rows(scenario, "sea_market_inputs.csv")}  # fmt: skip
+    markets: dict[str, dict[str, float]] = {
+        r["country"]: {k: float(v) for k, v in r.items() if k not in ("country", "currency")}
+        for r in _rows(scenario, "sea_market_inputs.csv")
+    }
     comps = _rows(scenario, "sea_competitors.csv")
     out: dict[str, float | str] = {}
     sam: dict[str, float] = {}
+    tam: dict[str, float] = {}
     top3: dict[str, float] = {}
     for c, m in markets.items():
         # Price the segments per consult first, then multiply by volume (the builder multiplies per segment).
-        blended = (m["out_of_pocket_share_pct"] * min(m["consult_price_usd"], m["wtp_per_consult_usd"])
-                   + m["private_insured_pct"] * m["consult_price_usd"]) / 100  # fmt: skip
+        blended = (
+            m["out_of_pocket_share_pct"] * min(m["consult_price_usd"], m["wtp_per_consult_usd"])
+            + m["private_insured_pct"] * m["consult_price_usd"]
+        ) / 100
         consults = m["population_m"] * m["urban_share_pct"] * m["smartphone_penetration_pct"] * 22 * 2.5 / 1e6
-        out[f"tam_usd_m_{c.lower()}"] = consults * m["consult_price_usd"]
+        tam[c] = consults * m["consult_price_usd"]
+        out[f"tam_usd_m_{c.lower()}"] = tam[c]
         sam[c] = consults * blended
         # Top three = the whole market minus the aggregated tail row.
         tail = sum(
@@ -159,26 +165,25 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         out[f"som_y5_usd_m_{c.lower()}"] = (
             sam[c] * (1 + m["telehealth_cagr_pct"] / 100) ** 5 * 0.25 * (100 - top3[c]) / 100
         )
-    out["tam_usd_m_total"] = sum(v for k, v in out.items() if k.startswith("tam_"))  # type: ignore[misc]
+    out["tam_usd_m_total"] = sum(tam.values())
     out["sam_usd_m_total"] = sum(sam.values())
 
-    raw = {
+    raw: dict[str, dict[str, float]] = {
         "market_size": sam,
         "growth": {c: m["telehealth_cagr_pct"] for c, m in markets.items()},
         "digital": {c: m["smartphone_penetration_pct"] for c, m in markets.items()},
         "regulatory": {c: m["regulatory_openness_1to10"] for c, m in markets.items()},
         "competition": {c: -top3[c] for c in markets},
         "affordability": {c: math.log10(m["health_spend_per_capita_usd"]) for c, m in markets.items()},
-        "clinical_need": {c: -m["physicians_per_1000"] for c, m in markets.items()},
+        "clinical_need": {c: 1 / m["physicians_per_1000"] for c, m in markets.items()},
     }
 
     def scores(weights: dict[str, float]) -> dict[str, float]:
-        # Rank-preserving but not identical transforms (negation, log10) leave min-max scores unchanged
-        # except for 1/x; recompute clinical need on 1/x explicitly.
-        need = {c: 1 / markets[c]["physicians_per_1000"] for c in markets}
-        table = dict(raw, clinical_need=need)
-        norm = {k: {c: 10 * (v - min(d.values())) / (max(d.values()) - min(d.values())) for c, v in d.items()}
-                for k, d in table.items()}  # fmt: skip
+        # Negated top-3 share and log10 are affine images of the builder's metrics: min-max gives the same scores.
+        norm = {
+            k: {c: 10 * (v - min(d.values())) / (max(d.values()) - min(d.values())) for c, v in d.items()}
+            for k, d in raw.items()
+        }
         return {c: sum(weights[k] * norm[k][c] for k in weights) / sum(weights.values()) for c in markets}
 
     base = scores(telehealth.BASE_WEIGHTS)
