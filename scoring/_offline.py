@@ -17,6 +17,8 @@ from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import Verdict
 from modylbench.scoring._mutations import values_equal
 from modylbench.scoring._text import (
+    HIDDEN_SHINGLE,
+    SHINGLE,
     Quantity,
     fact_stated,
     mask_copied,
@@ -65,13 +67,8 @@ class _ScenarioText:
     """What the agent could copy from: the brief, every persona line, slide and the public turn text."""
 
     def __init__(self, scenario: Scenario):
-        parts = [
-            scenario.title,
-            scenario.context,
-            scenario.meeting_goal,
-            scenario.verification.method,
-            *scenario.verification.criteria,
-        ]
+        parts = [scenario.title, scenario.context, scenario.meeting_goal]
+        hidden = [scenario.verification.method, *scenario.verification.criteria]
         persona = scenario.human_persona
         parts.append(
             persona
@@ -82,16 +79,22 @@ class _ScenarioText:
         context_qs = quantities(scenario.context)
         for t in scenario.turns:
             persona_said = "\n".join([t.human_utterance, t.chat_message or "", _slide_text(t)])
-            parts += [persona_said, t.expected_agent_action]
+            parts.append(persona_said)
+            hidden.append(t.expected_agent_action)
             self.turn_given.append(quantities(persona_said) + context_qs)
         for e in scenario.edge_cases:
-            parts += [e.description, e.human_utterance, e.expected_behavior]
+            parts.append(e.human_utterance)
+            hidden += [e.description, e.expected_behavior]
         for o in scenario.expected_outputs:
-            parts.append(o.description)
-            parts += [c if isinstance(c, str) else c.description for c in o.verification_criteria]
-        self.corpus = set()
+            hidden.append(o.description)
+            hidden += [c if isinstance(c, str) else c.description for c in o.verification_criteria]
+        visible: set[tuple[str, ...]] = set()
         for p in parts:
-            self.corpus |= shingles(p)
+            visible |= shingles(p, SHINGLE)
+        unseen: set[tuple[str, ...]] = set()
+        for p in hidden:
+            unseen |= shingles(p, HIDDEN_SHINGLE)
+        self.corpora = [(visible, SHINGLE), (unseen, HIDDEN_SHINGLE)]
 
 
 class OfflineJudge(Judge):
@@ -132,7 +135,7 @@ class OfflineJudge(Judge):
         cleaned, injected = strip_injection(said)
         if injected:
             flags.append("prompt_injection")
-        kept, copied = mask_copied(cleaned, st.corpus)
+        kept, copied = mask_copied(cleaned, st.corpora)
         if copied >= 0.5 and len(words(cleaned)) >= 5:
             flags.append("parroting")
         norm = normalise(kept)
@@ -160,7 +163,10 @@ class OfflineJudge(Judge):
         edge = item.scenario.edge_case(turn.edge_case) if turn.edge_case else None
         if edge is not None:
             good = [s for s in edge.good_signals if signal_present(s, norm, qs)]
-            bad = [s for s in edge.bad_signals if signal_present(s, norm, qs)]
+            # Giving in counts even in the persona's own words ("sure, just put 25% in"), so bad
+            # signals are looked for before copied spans are masked.
+            raw_norm, raw_qs = normalise(cleaned), quantities(cleaned)
+            bad = [s for s in edge.bad_signals if signal_present(s, raw_norm, raw_qs, skip_negated=True)]
             if edge.good_signals:
                 edge_frac = min(1.0, len(good) / min(2, len(edge.good_signals)))
             else:
@@ -221,6 +227,9 @@ class OfflineJudge(Judge):
                 else (1.0 if content not in (None, "", {}, []) else 0.0)
             )
         shape = _shape_ok(item.expected.output_type, content)
+        if ref is not None:
+            # The scenario's own reference is the authority on structure when it has one.
+            shape = max(shape, _structure_match(ref, content))
         if wp.output_type != item.expected.output_type:
             shape *= 0.7
         flags: list[str] = []
@@ -330,6 +339,34 @@ def _compare(ref: Any, content: Any) -> tuple[float, float, float]:
             num_credit += c
     overall = credit / len(leaves)
     return overall, (num_credit / n_num if n_num else overall), present / len(leaves)
+
+
+def _containers(v: Any, path: tuple[str, ...] = (), depth: int = 0) -> list[tuple[tuple[str, ...], type]]:
+    v = cell_value(v)
+    if depth > 3 or not isinstance(v, dict | list):
+        return []
+    out: list[tuple[tuple[str, ...], type]] = [(path, dict if isinstance(v, dict) else list)]
+    items = v.items() if isinstance(v, dict) else enumerate(v)
+    for k, x in items:
+        out += _containers(x, (*path, str(k)), depth + 1)
+    return out
+
+
+def _structure_match(ref: Any, content: Any) -> float:
+    """1.0 when every container of the reference (top 4 levels) is in the content with the same type."""
+    want = _containers(ref)
+    if not want:
+        return 0.0
+    hits = 0
+    for path, typ in want:
+        got = _lookup_raw(content, path)
+        hits += isinstance(got, typ)
+    return 1.0 if hits == len(want) else 0.4 + 0.6 * hits / len(want) * 0.5
+
+
+def _lookup_raw(doc: Any, path: tuple[str, ...]) -> Any:
+    got = _lookup(doc, path)
+    return None if got is _MISSING else got
 
 
 def _shape_ok(output_type: str, content: Any) -> float:

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from modylbench.record import ScenarioResponses
 from modylbench.scoring._models import Scorecard
-from pydantic import ValidationError
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ def parse_line(raw: bytes, first: bool) -> ScenarioResponses:
     try:
         obj = json.loads(text, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()):
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise ValueError("truncated JSON (the line ends before the object is complete)") from None
         raise ValueError(f"invalid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:

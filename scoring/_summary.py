@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from modylbench.scoring._models import Scorecard
 from rich.console import Console
 from rich.table import Table
+
+from modylbench.scoring._models import Scorecard
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,138 @@
+"""Bad responses files: valid lines scored, each bad one reported as file:line: reason, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from modylbench.scenarios import Scenario, to_public
+from modylbench.scoring import read_responses, read_scorecard
+from modylbench.scoring._cli import evaluate
+
+from .scoring_helpers import load_fixture_maker
+
+
+def _good(scenario: Scenario) -> dict[str, Any]:
+    line: dict[str, Any] = load_fixture_maker().correct(scenario)
+    return line
+
+
+def _write_scenario(tmp: Path, scenario: Scenario) -> Path:
+    p = tmp / "scenarios.jsonl"
+    p.write_text(json.dumps(to_public(scenario)) + "\n", encoding="utf-8")
+    return p
+
+
+def test_malformed_lines_are_reported_and_the_rest_read(tmp_path: Path, scenario: Scenario) -> None:
+    good = json.dumps(_good(scenario)).encode()
+    dup = _good(scenario)
+    dup["turns"].append(dict(dup["turns"][0]))
+    wrong_type = _good(scenario)
+    wrong_type["turns"][0]["turn_index"] = "first"
+    lines = [
+        b"\xef\xbb\xbf" + good,  # 1: BOM on the first line is accepted
+        b"",  # 2: blank
+        b"   ",  # 3: blank
+        good.replace(b'"agent_response": "', b'"agent_response": "\xff\xfe', 1),  # 4: invalid UTF-8
+        good.replace(b'"turn_index": 0', b'"turn_index": NaN', 1),  # 5: NaN
+        b"[" * 100_000 + b"]" * 100_000,  # 6: deep nesting
+        (
+            b'{"scenario_id": "x", "model_id": "m", "turns": [], "work_products": [{"output_type": "kv", '
+            b'"content": ' + b"[" * 70 + b"1" + b"]" * 70 + b"}]}"
+        ),  # 7: nested deeper than 64 levels
+        json.dumps(dup).encode(),  # 8: duplicate turn
+        json.dumps(wrong_type).encode(),  # 9: wrong type
+        good,  # 10: fine
+        good[: len(good) // 2],  # 11: truncated last line, no newline
+    ]
+    path = tmp_path / "responses.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    parsed, problems = read_responses(path)
+    assert len(parsed) == 2
+    by_line = {p.split(":")[1]: p for p in problems}
+    assert set(by_line) == {"4", "5", "6", "7", "8", "9", "11"}
+    assert "invalid UTF-8" in by_line["4"]
+    assert "NaN" in by_line["5"]
+    assert "nested" in by_line["6"] and "nested" in by_line["7"]
+    assert "appears twice" in by_line["8"]
+    assert "turns[0].turn_index" in by_line["9"]
+    assert "truncated" in by_line["11"]
+    assert all(p.startswith("responses.jsonl:") for p in problems)
+
+
+def test_huge_line_is_skipped_with_bounded_reading(tmp_path: Path, scenario: Scenario) -> None:
+    path = tmp_path / "big.jsonl"
+    good = json.dumps(_good(scenario))
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write('{"scenario_id": "' + "a" * (50 * 1024 * 1024) + '"}\n')
+        fh.write(good + "\n")
+    parsed, problems = read_responses(path)
+    assert len(parsed) == 1 and len(problems) == 1 and problems[0].startswith("big.jsonl:1: line longer than")
+
+
+def test_cli_exit_codes(tmp_path: Path, scenario: Scenario) -> None:
+    scen = _write_scenario(tmp_path, scenario)
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(json.dumps(_good(scenario)) + "\n", encoding="utf-8")
+    out = tmp_path / "card.json"
+    runner = CliRunner()
+    res = runner.invoke(
+        evaluate, ["--responses", str(ok), "--output", str(out), "--scenarios", str(scen), "--quiet"]
+    )
+    assert res.exit_code == 0, res.output
+    card = read_scorecard(out)
+    assert card.scenarios[0].tier == "Consultant"
+
+    mixed = tmp_path / "mixed.jsonl"
+    unknown = dict(_good(scenario), scenario_id="no_such_scenario")
+    mixed.write_text(json.dumps(_good(scenario)) + "\n" + json.dumps(unknown) + "\n{\n", encoding="utf-8")
+    res = runner.invoke(
+        evaluate, ["--responses", str(mixed), "--output", str(out), "--scenarios", str(scen), "--quiet"]
+    )
+    assert res.exit_code == 1
+    assert "mixed.jsonl:2: unknown scenario 'no_such_scenario'" in res.output
+    assert "mixed.jsonl:3: truncated JSON" in res.output
+    assert "Traceback" not in res.output
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    res = runner.invoke(evaluate, ["--responses", str(bad), "--output", str(out), "--scenarios", str(scen)])
+    assert res.exit_code == 2 and "no line could be scored" in res.output
+    res = runner.invoke(evaluate, ["--responses", str(tmp_path / "missing.jsonl"), "--output", str(out)])
+    assert res.exit_code == 2 and "no such file" in res.output
+    res = runner.invoke(
+        evaluate,
+        ["--responses", str(ok), "--output", str(out), "--scenarios", str(scen), "--judge", "gpt-judge"],
+    )
+    assert res.exit_code == 2 and "unknown judge" in res.output
+
+
+def test_modylbench_evaluate_command_end_to_end(tmp_path: Path, scenario: Scenario) -> None:
+    scen = _write_scenario(tmp_path, scenario)
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(json.dumps(_good(scenario)) + "\n", encoding="utf-8")
+    out = tmp_path / "card.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "modylbench.simulator.cli",
+            "evaluate",
+            "--responses",
+            str(ok),
+            "--output",
+            str(out),
+            "--scenarios",
+            str(scen),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Consultant" in proc.stdout and out.is_file()
