@@ -20,11 +20,12 @@ from aiortc.mediastreams import MediaStreamError
 from aiortc.rtp import RtpPacket
 from aiortc.utils import uint16_add
 from av import AudioFrame, VideoFrame
+from PIL import Image
+
 from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE
 from modylbench.channels._wire import MAX_MESSAGE
-from PIL import Image
 
 logger = logging.getLogger(__name__)
 
@@ -148,8 +149,20 @@ class RecoveringJitterBuffer(JitterBuffer):
     ~200 ms to every later frame (aiortc issue #543).
     """
 
+    max_backlog = AUDIO_PREFETCH + 1
+    """Frames allowed to wait; beyond that the oldest are dropped, because aiortc releases at most one frame
+    per arriving packet and a burst after a stall would otherwise add its size to every later frame."""
+
     def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
         pli, frame = super().add(packet)
+        if frame is not None and self._origin is not None:
+            cap = self._capacity
+            present = sum(1 for p in self._packets if p is not None)
+            if present > self.max_backlog:
+                self.dropped = getattr(self, "dropped", 0) + present - self.max_backlog
+                self.remove(present - self.max_backlog)
+                while self._packets[self._origin % cap] is None and any(self._packets):
+                    self._origin = uint16_add(self._origin, 1)
         if frame is None and self._origin is not None:
             cap = self._capacity
             if self._packets[self._origin % cap] is None:
