@@ -1,0 +1,400 @@
+"""The supply-chain built-in: shape of the meeting, the LP re-derived from the pushed CSVs, products and facts."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from modylbench.scenarios import PHASES, Scenario, VerificationCriterion, apply_mutations, run_check
+from modylbench.scenarios.builtin import supply_chain as sc
+from modylbench.scenarios.builtin.__main__ import dump
+
+SID = "optimization_solver_supply_chain"
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return sc.build()
+
+
+# --------------------------------------------------------------------------- independent model from the files
+
+
+def _rows(scenario: Scenario, name: str) -> list[dict[str, str]]:
+    f = scenario.data_file(name)
+    assert f is not None, name
+    return list(csv.DictReader(io.StringIO(f.content)))
+
+
+class _Files:
+    """The network as parsed back from the CSV text the persona pushes (no use of the builder's objects)."""
+
+    def __init__(self, scenario: Scenario, demand_file: str = "demand.csv"):
+        self.cap = {r["plant_id"]: float(r["q4_capacity_cases"]) for r in _rows(scenario, "plants.csv")}
+        self.prod = {
+            r["plant_id"]: float(r["production_cost_per_case"]) for r in _rows(scenario, "plants.csv")
+        }
+        self.dcap = {r["dc_id"]: float(r["q4_throughput_capacity_cases"]) for r in _rows(scenario, "dcs.csv")}
+        self.hand = {r["dc_id"]: float(r["handling_cost_per_case"]) for r in _rows(scenario, "dcs.csv")}
+        self.demand: dict[str, float] = {}
+        for r in _rows(scenario, demand_file):
+            # The promo file repeats Northeast; the persona confirms the first row in the meeting.
+            self.demand.setdefault(r["region_id"], float(r["q4_demand_cases"]))
+        lanes = _rows(scenario, "lanes.csv")
+        self.inb = {
+            (r["origin"], r["destination"]): float(r["cost_per_case"]) for r in lanes if r["leg"] == "inbound"
+        }
+        self.out = {
+            (r["origin"], r["destination"]): float(r["cost_per_case"])
+            for r in lanes
+            if r["leg"] == "outbound" and int(r["transit_days"]) <= 3
+        }
+
+    def paths(self) -> list[tuple[str, str, str, float]]:
+        return [
+            (p, d, r, self.prod[p] + self.inb[p, d] + self.hand[d] + self.out[d, r])
+            for (p, d) in self.inb
+            for (dd, r) in self.out
+            if dd == d
+        ]
+
+
+def _path_lp(
+    f: _Files, penalty: float = 31.5, extra: dict[str, Any] | None = None
+) -> tuple[float, np.ndarray, Any]:
+    """Path formulation (one variable per plant→DC→region path, plus shortfall), interior point."""
+    paths = f.paths()
+    plants, dcs, regions = list(f.cap), list(f.dcap), list(f.demand)
+    n = len(paths) + len(regions)
+    c = np.array([p[3] for p in paths] + [penalty] * len(regions))
+    a_ub = np.zeros((len(plants) + len(dcs), n))
+    for j, (p, d, _r, _c) in enumerate(paths):
+        a_ub[plants.index(p), j] = 1
+        a_ub[len(plants) + dcs.index(d), j] = 1
+    b_ub = np.array([f.cap[p] for p in plants] + [f.dcap[d] for d in dcs])
+    a_eq = np.zeros((len(regions), n))
+    for j, (_p, _d, r, _c) in enumerate(paths):
+        a_eq[regions.index(r), j] = 1
+    for k in range(len(regions)):
+        a_eq[k, len(paths) + k] = 1
+    b_eq = np.array([f.demand[r] for r in regions])
+    kw = extra or {}
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, method="highs-ipm", **kw)
+    assert res.status == 0, res.message
+    return float(res.fun), res.x, (paths, regions, c, a_ub, b_ub, a_eq, b_eq)
+
+
+def _contract(f: _Files) -> _Files:
+    f.hand["DAL"] = sc.DALLAS_CONTRACT_HANDLING
+    return f
+
+
+# --------------------------------------------------------------------------- shape
+
+
+def test_counts_phases_and_channels(scenario: Scenario) -> None:
+    assert scenario.scenario_id == SID
+    assert scenario.quality_tier == "Peer" and scenario.vertical == "Optimization Solver"
+    assert len(scenario.turns) == 48
+    assert len(scenario.edge_cases) == 4
+    assert scenario.channels_used == ["audio", "chat", "screen", "data"]
+    order = [PHASES.index(t.phase) for t in scenario.turns if t.phase != "edge_case"]
+    assert order == sorted(order)
+    firsts = [next(i for i, t in enumerate(scenario.turns) if t.phase == ph) for ph in PHASES]
+    assert firsts == sorted(firsts)
+    played = Counter(t.edge_case for t in scenario.turns if t.edge_case)
+    assert played == Counter({e.name: 1 for e in scenario.edge_cases})
+    for t in scenario.turns:
+        assert t.expected_facts, t.turn_index
+        assert 15 <= t.wait_for_agent_sec <= 120
+        assert (t.edge_case is not None) == (t.phase == "edge_case")
+        if t.channel == "chat":
+            assert t.chat_message
+        if t.channel == "screen":
+            assert t.screen is not None
+        if t.channel == "data":
+            assert t.files
+    pushed = {f for t in scenario.turns for f in t.files}
+    assert {"plants.csv", "lanes.csv", "demand.csv"} <= pushed
+    assert pushed == {f.name for f in scenario.data_files}
+
+
+def test_committed_data_file_is_current() -> None:
+    path = Path(sc.__file__).resolve().parent.parent / "data" / f"{SID}.json"
+    assert path.read_text(encoding="utf-8") == dump(SID)
+
+
+# --------------------------------------------------------------------------- the solution, re-derived
+
+
+def test_baseline_and_scenarios_recomputed_from_files(scenario: Scenario) -> None:
+    gt = scenario.ground_truth
+    f = _Files(scenario)
+    assert sum(f.cap.values()) == gt["total_plant_capacity"]
+    assert sum(f.dcap.values()) == gt["total_dc_capacity"]
+    assert sum(f.demand.values()) == gt["total_demand"]
+    assert len(f.out) == gt["eligible_outbound_lanes"]
+    assert max(p[3] for p in f.paths()) == pytest.approx(gt["max_path_cost"])
+    pre, _, _ = _path_lp(f)
+    assert pre == pytest.approx(gt["file_rates_optimal_cost"], abs=1.0)
+    f = _contract(f)
+    base, _, _ = _path_lp(f)
+    assert base == pytest.approx(gt["baseline_optimal_cost"], abs=1.0)
+    f.dcap["CMH"] = sc.CUT_CAPACITY
+    cut, _, _ = _path_lp(f)
+    assert cut == pytest.approx(gt["columbus_cut_cost"], abs=1.0)
+    peak_f = _contract(_Files(scenario, "promo_demand_q4.csv"))
+    peak_f.dcap["CMH"] = sc.CUT_CAPACITY
+    assert sum(peak_f.demand.values()) == gt["promo_total_demand"]
+    naive = sum(float(r["q4_demand_cases"]) for r in _rows(scenario, "promo_demand_q4.csv"))
+    assert naive == gt["promo_naive_total_demand"] > gt["total_plant_capacity"]
+    peak, x, (paths, regions, *_r) = _path_lp(peak_f)
+    assert peak == pytest.approx(gt["peak_cost"], abs=1.0)
+    short = x[len(paths) :]
+    assert short.sum() == pytest.approx(gt["peak_shortfall_cases"], abs=0.5)
+    assert short.sum() == pytest.approx(sum(peak_f.demand.values()) - sum(peak_f.cap.values()), abs=0.5)
+    assert gt["peak_penalty_cost"] == pytest.approx(31.5 * short.sum(), abs=1.0)
+
+
+def test_peak_shortfall_split_is_unique(scenario: Scenario) -> None:
+    """The regions the memo names as short are forced: no other optimal plan shorts them differently."""
+    gt = scenario.ground_truth
+    f = _contract(_Files(scenario, "promo_demand_q4.csv"))
+    f.dcap["CMH"] = sc.CUT_CAPACITY
+    opt, _, (paths, regions, c, a_ub, b_ub, a_eq, b_eq) = _path_lp(f)
+    a2 = np.vstack([a_ub, c])
+    b2 = np.append(b_ub, opt + 1.0)
+    for k, r in enumerate(regions):
+        obj = np.zeros(len(c))
+        obj[len(paths) + k] = 1.0
+        lo = linprog(obj, A_ub=a2, b_ub=b2, A_eq=a_eq, b_eq=b_eq, method="highs")
+        hi = linprog(-obj, A_ub=a2, b_ub=b2, A_eq=a_eq, b_eq=b_eq, method="highs")
+        assert lo.status == 0 and hi.status == 0
+        assert lo.fun == pytest.approx(-hi.fun, abs=50.0), r
+        assert lo.fun == pytest.approx(gt[f"peak_unmet_{r}"], abs=50.0), r
+
+
+def test_duals_certify_optimality(scenario: Scenario) -> None:
+    """The builder's shadow prices are a feasible dual whose objective equals the primal cost (strong duality)."""
+    net = sc.contract_network(sc.generate())
+    for n in (net, net.with_dc(sc.CUT_DC, capacity=sc.CUT_CAPACITY)):
+        res = sc.solve_lp(n)
+        f = _contract(_Files(scenario))
+        f.dcap["CMH"] = n.dc("CMH").capacity
+        a = res.plant_dual
+        b = res.dc_dual
+        assert all(v >= -1e-9 for v in [*a.values(), *b.values()])
+        # Region price: cheapest way to deliver one more case, priced at the duals, capped by the penalty.
+        v = {
+            r: min([31.5] + [cost + a[p] + b[d] for p, d, rr, cost in f.paths() if rr == r]) for r in f.demand
+        }
+        dual_obj = sum(f.demand[r] * v[r] for r in f.demand) - sum(f.cap[p] * a[p] for p in f.cap)
+        dual_obj -= sum(f.dcap[d] * b[d] for d in f.dcap)
+        assert dual_obj == pytest.approx(res.cost, abs=1.0)
+        # Complementary slackness: a priced capacity is used in full.
+        for p, price in a.items():
+            if price > 1e-6:
+                assert res.plant_output[p] == pytest.approx(f.cap[p])
+        for d, price in b.items():
+            if price > 1e-6:
+                assert res.dc_throughput[d] == pytest.approx(f.dcap[d])
+    gt = scenario.ground_truth
+    base = sc.solve_lp(net)
+    assert base.plant_dual["RNO"] == pytest.approx(gt["dual_plant_RNO"])
+    assert base.dc_dual["CMH"] == pytest.approx(gt["dual_dc_CMH"])
+
+
+def test_shadow_prices_match_resolves(scenario: Scenario) -> None:
+    gt = scenario.ground_truth
+    f = _contract(_Files(scenario))
+    f.dcap["CMH"] = sc.CUT_CAPACITY
+    cut, _, _ = _path_lp(f)
+    f.dcap["CMH"] += 10_000
+    more, _, _ = _path_lp(f)
+    assert cut - more == pytest.approx(gt["columbus_extra_10k_value"], abs=1.0)
+    assert (cut - more) / 10_000 == pytest.approx(gt["columbus_cut_dual_CMH"], abs=0.01)
+    f = _contract(_Files(scenario))
+    base, _, _ = _path_lp(f)
+    f.cap["RNO"] += sc.OVERTIME_CASES
+    ot, x, (paths, *_r) = _path_lp(f)
+    used = (
+        sum(q for (p, _d, _rr, _c), q in zip(paths, x, strict=False) if p == "RNO")
+        - _Files(scenario).cap["RNO"]
+    )
+    assert used == pytest.approx(gt["overtime_usable_cases"], abs=1.0)
+    assert base - ot - sc.OVERTIME_PREMIUM * used == pytest.approx(gt["overtime_net_saving_usable"], abs=2.0)
+
+
+def test_current_plan_file_is_cheapest_first_and_costs_what_we_say(scenario: Scenario) -> None:
+    gt = scenario.ground_truth
+    f = _contract(_Files(scenario))
+    cost = {(p, d, r): c for p, d, r, c in f.paths()}
+    rows = _rows(scenario, "current_plan.csv")
+    total = 0.0
+    used_p: Counter[str] = Counter()
+    used_d: Counter[str] = Counter()
+    served: Counter[str] = Counter()
+    for r in rows:
+        key = (r["plant_id"], r["dc_id"], r["region_id"])
+        assert float(r["landed_cost_per_case"]) == pytest.approx(cost[key])
+        q = float(r["cases"])
+        total += q * cost[key]
+        used_p[key[0]] += q
+        used_d[key[1]] += q
+        served[key[2]] += q
+    assert total == pytest.approx(gt["current_plan_cost"], abs=1.0)
+    assert all(used_p[p] <= f.cap[p] for p in used_p) and all(used_d[d] <= f.dcap[d] for d in used_d)
+    assert served == Counter(f.demand)
+    # Rows are in cheapest-first order and each one was filled to a binding limit when it was taken.
+    assert [float(r["landed_cost_per_case"]) for r in rows] == sorted(
+        float(r["landed_cost_per_case"]) for r in rows
+    )
+    assert gt["current_plan_cost"] - gt["baseline_optimal_cost"] == pytest.approx(gt["baseline_savings"])
+    assert gt["baseline_savings"] > 100_000 and gt["columbus_cut_savings"] > gt["baseline_savings"]
+
+
+def test_qualitative_claims_in_the_dialogue_hold() -> None:
+    s = sc.solve(sc.generate())
+    # "No flows moved" after the Dallas rate correction.
+    assert {k: round(v) for k, v in s["pre"].flows.items()} == {
+        k: round(v) for k, v in s["base"].flows.items()
+    }
+    # "Production cost is identical in both": same plant outputs and DC volumes as cheapest-first.
+    for lp, g in ((s["base"], s["greedy"]), (s["cut"], s["cut_greedy"])):
+        for p, q in lp.plant_output.items():
+            assert g.plant_output(p) == pytest.approx(q)
+        for d, q in lp.dc_throughput.items():
+            assert g.dc_throughput(d) == pytest.approx(q)
+    # Intermodal would not enter; overtime beyond the usable block loses money.
+    assert s["intermodal_rate_cut"] < s["intermodal_reduced_cost"]
+    assert s["overtime_net_saving"] < 0 < s["overtime_net_used"]
+    assert sum(s["peak_overtime"].unmet.values()) == pytest.approx(0.0)
+
+
+# --------------------------------------------------------------------------- products and mutations
+
+
+def test_reference_products_are_the_mutations_and_pass_every_criterion(scenario: Scenario) -> None:
+    contents = apply_mutations(scenario.expected_mutations)
+    assert {p.product_id for p in scenario.products} == set(contents)
+    for p in scenario.products:
+        assert p.reference == contents[p.product_id]
+    for out in scenario.expected_outputs:
+        crits = [c for c in out.verification_criteria if isinstance(c, VerificationCriterion)]
+        assert len(crits) >= 5
+        ref = scenario.product(out.product_id or "")
+        assert ref is not None
+        for c in crits:
+            r = run_check(c, ref.reference)
+            assert r.passed, (c.id, r.reason)
+
+
+def _perturb(v: Any) -> Any:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float):
+        return v * 1.1 + 7
+    if isinstance(v, str):
+        return re.sub(r"\d", lambda m: str((int(m.group()) + 3) % 10), v)
+    if isinstance(v, dict):
+        return {k: _perturb(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_perturb(x) for x in v]
+    return v
+
+
+def test_references_with_numbers_changed_fail(scenario: Scenario) -> None:
+    for out in scenario.expected_outputs:
+        ref = scenario.product(out.product_id or "")
+        assert ref is not None
+        bad = _perturb(copy.deepcopy(ref.reference))
+        crits = [c for c in out.verification_criteria if isinstance(c, VerificationCriterion)]
+        failed = [c.id for c in crits if not run_check(c, bad).passed]
+        assert len(failed) >= 2, out.product_id
+
+
+def test_products_are_built_step_by_step(scenario: Scenario) -> None:
+    muts = scenario.expected_mutations
+    for pid in (p.product_id for p in scenario.products):
+        mine = [m for m in muts if m.product_id == pid]
+        assert mine[0].mutation_type == "create"
+        assert sum(m.mutation_type == "create" for m in mine) == 1
+        assert len({m.turn_index for m in mine}) >= 4, pid
+    active = {t.turn_index for t in scenario.turns if t.phase in ("active_work", "edge_case")}
+    edit_turns = {m.turn_index for m in muts}
+    assert edit_turns <= active
+    assert len(edit_turns) >= 20
+    # The plan of record changes mid-meeting: the memo's summary and results are rewritten, not written once.
+    rewritten = Counter(m.path for m in muts if m.product_id == sc.MEMO)
+    assert rewritten["/sections/0/text"] >= 2 and rewritten["/sections/3/text"] >= 2
+
+
+# --------------------------------------------------------------------------- what the reference says
+
+_NUM = re.compile(r"(?<![\w.])-?\$?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.group(1).replace(",", "")) for m in _NUM.finditer(text)]
+
+
+def test_every_fact_is_stated_in_the_reference_response(scenario: Scenario) -> None:
+    ids = [f.id for t in scenario.turns for f in t.expected_facts]
+    assert len(ids) == len(set(ids))
+    for t in scenario.turns:
+        said = t.reference_response + " " + (t.reference_chat or "")
+        for fact in t.expected_facts:
+            if isinstance(fact.value, float):
+                tol = max(abs(fact.value) * fact.tolerance_pct / 100, 1e-9)
+                assert any(abs(n - fact.value) <= tol for n in _numbers(said)), (t.turn_index, fact.id)
+            else:
+                opts = [fact.value, *fact.keywords]
+                assert any(o.lower() in said.lower() for o in opts), (t.turn_index, fact.id)
+
+
+def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    ws = [w.strip(".,;:!?()\"'").lower() for w in text.split()]
+    ws = [w for w in ws if w]
+    return {tuple(ws[i : i + n]) for i in range(len(ws) - n + 1)}
+
+
+def test_numeric_facts_are_derived_not_parroted(scenario: Scenario) -> None:
+    """A numeric fact is not just repeated from what the persona said or showed in the same turn."""
+    for t in scenario.turns:
+        shown = t.human_utterance + " " + (t.chat_message or "")
+        if t.screen is not None:
+            shown += " " + t.screen.model_dump_json()
+        heard = _numbers(shown)
+        for fact in t.expected_facts:
+            if isinstance(fact.value, float) and fact.tolerance_pct > 0:
+                tol = abs(fact.value) * fact.tolerance_pct / 100
+                assert not any(abs(n - fact.value) <= tol for n in heard), (t.turn_index, fact.id)
+        # The reference answers in its own words rather than echoing the persona.
+        mine = _shingles(t.reference_response)
+        assert len(mine & _shingles(shown + " " + t.expected_agent_action)) <= max(2, len(mine) // 5), (
+            t.turn_index
+        )
+
+
+def test_edge_case_references_handle_the_curveball(scenario: Scenario) -> None:
+    for t in scenario.turns:
+        if not t.edge_case:
+            continue
+        e = scenario.edge_case(t.edge_case)
+        assert e is not None and e.human_utterance == t.human_utterance
+        said = t.reference_response.lower()
+        assert sum(g.lower() in said for g in e.good_signals) >= 2, e.name
+        assert not any(b.lower() in said for b in e.bad_signals), e.name
+    memo = scenario.product(sc.MEMO)
+    assert memo is not None
+    summary = memo.reference["sections"][0]["text"]
+    assert f"{scenario.ground_truth['peak_shortfall_cases']:,.0f}" in summary
