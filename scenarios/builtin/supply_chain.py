@@ -161,12 +161,26 @@ class Network:
     def lane(self, origin: str, destination: str) -> Lane:
         return next(ln for ln in self.lanes if ln.origin == origin and ln.destination == destination)
 
-    def with_dc(self, code: str, **changes: float) -> Network:
-        return replace(self, dcs=tuple(replace(d, **changes) if d.code == code else d for d in self.dcs))
+    def with_dc(
+        self, code: str, *, capacity: float | None = None, handling_cost: float | None = None
+    ) -> Network:
+        """The network with one DC's capacity and/or handling rate changed."""
 
-    def with_plant(self, code: str, **changes: float) -> Network:
+        def changed(d: DC) -> DC:
+            return DC(
+                d.code,
+                d.name,
+                d.capacity if capacity is None else capacity,
+                d.handling_cost if handling_cost is None else handling_cost,
+                d.fixed_cost,
+            )
+
+        return replace(self, dcs=tuple(changed(d) if d.code == code else d for d in self.dcs))
+
+    def with_plant(self, code: str, *, capacity: float) -> Network:
+        """The network with one plant's capacity changed."""
         return replace(
-            self, plants=tuple(replace(p, **changes) if p.code == code else p for p in self.plants)
+            self, plants=tuple(replace(p, capacity=capacity) if p.code == code else p for p in self.plants)
         )
 
     def with_demand(self, demand: dict[str, float]) -> Network:
