@@ -1,0 +1,69 @@
+"""Time the offline judge on the built-in scenarios' reference responses (target: all turns < 2 s).
+
+Run: ``.venv/bin/python benchmarks/bench_scoring.py [--repeat N]``. Prints turns, products, the
+best wall time over the repeats and the per-item rate. Fixture lines are built before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import sys
+import time
+from pathlib import Path
+
+from modylbench.record import ScenarioResponses
+from modylbench.scenarios import load_builtin
+from modylbench.scoring import make_judges, score
+
+logger = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _maker():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "make_fixtures", ROOT / "fixtures" / "responses" / "make_fixtures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["make_fixtures"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    scenarios = load_builtin()
+    if not scenarios:
+        print("no built-in scenario data files; nothing to time")
+        return 1
+    maker = _maker()
+    by_id = {s.scenario_id: s for s in scenarios}
+    lines = [ScenarioResponses.model_validate(maker.correct(s)) for s in scenarios]
+    n_turns = sum(len(s.turns) for s in scenarios)
+    n_products = sum(len(s.expected_outputs) for s in scenarios)
+    best = float("inf")
+    for _ in range(max(1, args.repeat)):
+        judges = make_judges(["offline"])  # a fresh judge each time: no warm per-scenario caches
+        t0 = time.perf_counter()
+        card = score(lines, by_id, judges)
+        best = min(best, time.perf_counter() - t0)
+    items = n_turns + n_products
+    print(
+        f"{len(scenarios)} scenarios, {n_turns} turns, {n_products} products, "
+        f"{sum(len(s.expected_mutations) for s in scenarios)} expected mutations"
+    )
+    print(
+        f"offline scoring: {best:.3f} s best of {args.repeat}  ({items / best:,.0f} items/s, "
+        f"{best / items * 1000:.2f} ms/item)"
+    )
+    for e in card.scenarios:
+        print(f"  {e.scenario_id:42s} {e.modylbench_score:.2f} {e.tier}")
+    return 0 if best < 2.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
