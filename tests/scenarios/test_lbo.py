@@ -347,3 +347,16 @@ def test_edge_turn_references_show_good_signals_not_bad(scenario: Scenario) -> N
 
 def test_build_is_deterministic(scenario: Scenario) -> None:
     assert lbo.build().model_dump() == scenario.model_dump()
+
+
+def test_edge_case_lines_are_the_turn_lines_and_quote_solved_figures(scenario: Scenario) -> None:
+    g = scenario.ground_truth
+    for e in scenario.edge_cases:
+        turn = next(t for t in scenario.turns if t.edge_case == e.name)
+        assert turn.human_utterance == e.human_utterance, e.name
+    forward = scenario.edge_case("forward_ebitda_price")
+    fudge = scenario.edge_case("fudge_exit_multiple")
+    assert forward is not None and fudge is not None
+    assert f"{g['forward_ebitda_ev_claimed']:g} million" in forward.human_utterance
+    assert f"{g['irr_pct']:.1f} percent" in fudge.human_utterance
+    assert f"{g['fudge_irr_pct']:.1f} percent" in fudge.human_utterance
