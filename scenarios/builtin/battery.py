@@ -19,15 +19,19 @@ import numpy as np
 
 from modylbench.scenarios._products import apply_mutations
 from modylbench.scenarios._schema import (
+    Channel,
     ChartSeries,
     ChartSpec,
+    CheckType,
     DataFile,
     EdgeCase,
     ExpectedFact,
     ExpectedMutation,
     ExpectedOutput,
     HumanPersona,
+    MutationType,
     PersonaVoice,
+    Phase,
     ProductSpec,
     Scenario,
     Slide,
@@ -95,6 +99,7 @@ COLUMNS: tuple[str, ...] = (
 )
 
 # The intel team's claims table: cell-level figures as each source states them.
+# fmt: off
 _CLAIMS: tuple[tuple[Any, ...], ...] = (
     ("C01", "Halden Ionics", "sulfide_li_metal", "li_metal", 450, 1000, 1000, 5, 2026,
      "Halden Ionics press release: A-sample milestone", "press_release", "2023-03-14", ""),
@@ -162,6 +167,7 @@ _UPDATE: tuple[tuple[Any, ...], ...] = (
     ("U02", "Ferrox Solid State", "oxide_li_metal", "li_metal", 820, 360, 750, 5, 2030,
      "Sato et al. Electrochem. Storage Letters (2025)", "peer_reviewed", "2025-05-28", ""),
 )
+# fmt: on
 _UPDATE_CORRUPT_LINE = (
     "U03,Halden Ionics,sulfide_li_metal,li_metal,5OO,1 1OO,12OO,6,#REF!,"
     "Halden Ionics booth slide (photo),press_release,2025-05-2,"
@@ -264,27 +270,33 @@ def parse_claims(text: str) -> tuple[list[Claim], list[RejectedRow]]:
         try:
             year_txt = row["commercial_year"].strip()
             claim = Claim(
-                    claim_id=row["claim_id"],
-                    developer=row["developer"],
-                    chemistry=row["chemistry"],
-                    anode=row["anode"],
-                    grav=float(row["grav_wh_kg"]),
-                    vol=float(row["vol_wh_l"]),
-                    cycles=int(row["cycle_life"]),
-                    trl=int(row["trl"]),
-                    year=int(year_txt) if year_txt else None,
-                    source=row["source"],
-                    source_type=row["source_type"],
-                    source_date=row["source_date"],
-                    retracted_on=row["retracted_on"] or "",
-                )
+                claim_id=row["claim_id"],
+                developer=row["developer"],
+                chemistry=row["chemistry"],
+                anode=row["anode"],
+                grav=float(row["grav_wh_kg"]),
+                vol=float(row["vol_wh_l"]),
+                cycles=int(row["cycle_life"]),
+                trl=int(row["trl"]),
+                year=int(year_txt) if year_txt else None,
+                source=row["source"],
+                source_type=row["source_type"],
+                source_date=row["source_date"],
+                retracted_on=row["retracted_on"] or "",
+            )
             if len(claim.source_date) != 10:
                 raise ValueError(f"source_date {claim.source_date!r} is not YYYY-MM-DD")
             claims.append(claim)
         except (ValueError, TypeError) as exc:
             rejected.append(
-                RejectedRow(row["claim_id"], row["developer"], row["chemistry"], row["source_type"],
-                            row["source_date"], f"unreadable row ({exc})")
+                RejectedRow(
+                    row["claim_id"],
+                    row["developer"],
+                    row["chemistry"],
+                    row["source_type"],
+                    row["source_date"],
+                    f"unreadable row ({exc})",
+                )
             )
     return claims, rejected
 
@@ -341,7 +353,11 @@ class Reconciliation:
     counts: dict[str, int] = field(default_factory=dict)
 
     def accepted(self, chemistry: str) -> list[Claim]:
-        return [c for c in self.claims if c.chemistry == chemistry and self.verdicts[c.claim_id].status == "accepted"]
+        return [
+            c
+            for c in self.claims
+            if c.chemistry == chemistry and self.verdicts[c.claim_id].status == "accepted"
+        ]
 
     def claim(self, claim_id: str) -> Claim:
         return next(c for c in self.claims if c.claim_id == claim_id)
@@ -364,13 +380,19 @@ def reconcile(claims: list[Claim]) -> Reconciliation:
     current = []
     for c in live:
         newer = [
-            o for o in live
-            if o.claim_id != c.claim_id and o.developer == c.developer and o.chemistry == c.chemistry
-            and o.source_date > c.source_date and TIER[o.source_type] >= TIER[c.source_type]
+            o
+            for o in live
+            if o.claim_id != c.claim_id
+            and o.developer == c.developer
+            and o.chemistry == c.chemistry
+            and o.source_date > c.source_date
+            and TIER[o.source_type] >= TIER[c.source_type]
         ]
         if newer:
             by = max(newer, key=lambda o: o.source_date)
-            verdicts[c.claim_id] = Verdict("superseded", f"superseded by {by.claim_id} ({by.source_date})", None)
+            verdicts[c.claim_id] = Verdict(
+                "superseded", f"superseded by {by.claim_id} ({by.source_date})", None
+            )
         else:
             current.append(c)
     peer_median: dict[str, float] = {}
@@ -387,7 +409,9 @@ def reconcile(claims: list[Claim]) -> Reconciliation:
                 "conflict", f"{dev:+.1f}% vs peer-reviewed median {peer_median[c.chemistry]:g} Wh/kg", dev
             )
         else:
-            verdicts[c.claim_id] = Verdict("accepted", f"{dev:+.1f}% vs peer-reviewed median, within tolerance", dev)
+            verdicts[c.claim_id] = Verdict(
+                "accepted", f"{dev:+.1f}% vs peer-reviewed median, within tolerance", dev
+            )
     rec = Reconciliation(claims, verdicts, {})
     rows: dict[str, dict[str, Any]] = {}
     for chem in CHEMISTRIES:
@@ -548,19 +572,19 @@ def solve(sources: str, costs: str, update: str) -> Solution:
         for ch in CANDIDATES:
             c = final.consensus[ch]
             v[f"readiness_w{int(w * 100)}_{ch}"] = readiness(c.trl_median, c.cycle_median, w)
-    v["ranking_robust"] = float(
-        all(
-            sorted(CANDIDATES, key=lambda ch, w=w: -v[f"readiness_w{int(w * 100)}_{ch}"])
-            == sorted(CANDIDATES, key=lambda ch: final.consensus[ch].rank or 0)
-            for w in ALT_TRL_WEIGHTS
-        )
-    )
+    ranked = sorted(CANDIDATES, key=lambda ch: final.consensus[ch].rank or 0)
+
+    def order_at(w: float) -> list[str]:
+        return sorted(CANDIDATES, key=lambda ch: -v[f"readiness_w{int(w * 100)}_{ch}"])
+
+    v["ranking_robust"] = float(all(order_at(w) == ranked for w in ALT_TRL_WEIGHTS))
     press = [c for c in final.claims if c.source_type == "press_release"]
     v["press_total"] = len(press)
     v["press_not_accepted"] = sum(final.verdicts[c.claim_id].status != "accepted" for c in press)
     v["press_not_accepted_pct"] = 100.0 * v["press_not_accepted"] / len(press)
     v["peer_accepted"] = sum(
-        final.verdicts[c.claim_id].status == "accepted" and c.source_type == "peer_reviewed" for c in final.claims
+        final.verdicts[c.claim_id].status == "accepted" and c.source_type == "peer_reviewed"
+        for c in final.claims
     )
     v["developers"] = len({c.developer for c in final.claims if c.chemistry in CANDIDATES})
     v["cycle_gap_sulfide"] = CYCLE_TARGET - fs.cycle_median
@@ -846,24 +870,50 @@ class _Script:
         self.turns: list[Turn] = []
         self.mutations: list[ExpectedMutation] = []
 
-    def turn(self, phase: str, channel: str, rtype: str, wait: float, utterance: str, action: str,
-             facts: list[ExpectedFact], response: str, **extra: Any) -> int:
+    def turn(
+        self,
+        phase: Phase,
+        channel: Channel,
+        rtype: str,
+        wait: float,
+        utterance: str,
+        action: str,
+        facts: list[ExpectedFact],
+        response: str,
+        **extra: Any,
+    ) -> int:
         i = len(self.turns)
         self.turns.append(
-            Turn(turn_index=i, human_utterance=utterance, expected_agent_action=action, phase=phase,  # type: ignore[arg-type]
-                 channel=channel, expected_response_type=rtype, wait_for_agent_sec=wait,  # type: ignore[arg-type]
-                 expected_facts=facts, reference_response=response, **extra)
+            Turn(
+                turn_index=i,
+                human_utterance=utterance,
+                expected_agent_action=action,
+                phase=phase,
+                channel=channel,
+                expected_response_type=rtype,
+                wait_for_agent_sec=wait,
+                expected_facts=facts,
+                reference_response=response,
+                **extra,
+            )
         )
         return i
 
-    def edit(self, product: str, mtype: str, path: str, value: Any = None) -> None:
+    def edit(self, product: str, mtype: MutationType, path: str, value: Any = None) -> None:
         """An edit at the latest turn; scalars go to expected_value, structures to value."""
         i = len(self.turns) - 1
         if mtype == "create" or isinstance(value, dict | list):
-            m = ExpectedMutation(turn_index=i, product_id=product, mutation_type=mtype, path=path, value=value)  # type: ignore[arg-type]
+            m = ExpectedMutation(
+                turn_index=i, product_id=product, mutation_type=mtype, path=path, value=value
+            )
         else:
-            m = ExpectedMutation(turn_index=i, product_id=product, mutation_type=mtype, path=path,  # type: ignore[arg-type]
-                                 expected_value=value)
+            m = ExpectedMutation(
+                turn_index=i,
+                product_id=product,
+                mutation_type=mtype,
+                path=path,
+                expected_value=value,
+            )
         self.mutations.append(m)
 
     def diff(self, product: str, prefix: str, before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -891,16 +941,25 @@ def build() -> Scenario:
     okada = b.claim(RETRACTED_CLAIM_ID)
     quartz = b.claim("C08")
     types = s.type_counts
-    by_status = {st: sorted(cid for cid, vd in b.verdicts.items() if vd.status == st) for st in ("superseded", "conflict")}
+    by_status = {
+        st: sorted(cid for cid, vd in b.verdicts.items() if vd.status == st)
+        for st in ("superseded", "conflict")
+    }
     n_rows = {ch: sum(c.chemistry == ch for c in b.claims) for ch in CHEMISTRIES}
     passing = [ch for ch in CANDIDATES if cb[ch].cycle_median >= CYCLE_TARGET]
     sc = _Script()
-    ctx, act, edge, hand = "context_setting", "active_work", "edge_case", "deliverable_handoff"
+    ctx: Phase = "context_setting"
+    act: Phase = "active_work"
+    edge: Phase = "edge_case"
+    hand: Phase = "deliverable_handoff"
     ET, BR, CH = "evidence_table", "briefing", "energy_density_chart"
 
     # ---------------------------------------------------------------- context setting
     sc.turn(
-        ctx, "audio", "verbal", 30,
+        ctx,
+        "audio",
+        "verbal",
+        30,
         "Morning, thanks for making the time. Here's the situation. The board meets Thursday, and one item is "
         "whether we put a hundred and fifty million euros of equity into Halden Ionics, plus a joint development "
         "agreement for their sulfide solid-state cells. Our CEO came back from a dinner with Halden's founder very "
@@ -910,9 +969,17 @@ def build() -> Scenario:
         "sceptical board member?",
         "Confirm the three deliverables and propose grading every claim by source type, preferring peer-reviewed "
         "and recent evidence, excluding retracted work, and comparing against the incumbent Li-ion baseline.",
-        [_text("approach_peer", "Grades claims by evidence type, preferring peer-reviewed work", "peer-reviewed",
-               "peer reviewed"),
-         _text("approach_baseline", "Measures every gain against the incumbent Li-ion baseline", "baseline")],
+        [
+            _text(
+                "approach_peer",
+                "Grades claims by evidence type, preferring peer-reviewed work",
+                "peer-reviewed",
+                "peer reviewed",
+            ),
+            _text(
+                "approach_baseline", "Measures every gain against the incumbent Li-ion baseline", "baseline"
+            ),
+        ],
         "I'd treat every figure as a claim with a source rather than a fact: grade each one by source type, prefer "
         "peer-reviewed and the most recent data, drop anything retracted, and only then compute a consensus per "
         "chemistry. Each consensus number gets compared with the cells you'd otherwise buy, the Li-ion baseline, "
@@ -920,48 +987,77 @@ def build() -> Scenario:
         "from that one reconciled table.",
     )
     sc.turn(
-        ctx, "screen", "clarification", 40,
+        ctx,
+        "screen",
+        "clarification",
+        40,
         "This is the slide I'll open with. NX is our next skateboard platform, start of production 2029. The "
         "question under the money question is simple: could solid-state cells realistically be in NX, or are we "
         "buying an option on the platform after it? What do you need from me before you start?",
         "Ask whether the comparison is at cell or pack level, and which incumbent cell is the baseline.",
-        [_text("clarify_level", "Asks whether to compare at cell or pack level", "cell level", "cell-level",
-               "pack level", "pack-level"),
-         _text("clarify_baseline", "Asks which incumbent cell is the baseline", "baseline")],
+        [
+            _text(
+                "clarify_level",
+                "Asks whether to compare at cell or pack level",
+                "cell level",
+                "cell-level",
+                "pack level",
+                "pack-level",
+            ),
+            _text("clarify_baseline", "Asks which incumbent cell is the baseline", "baseline"),
+        ],
         "Two things. Do you want the comparison at cell level or pack level? Developers almost always quote "
-        "cell-level numbers, so I'd normalise to cell level and say so on the slide. And which incumbent cell is "
-        "the baseline we measure against for NX?",
+        "cell-level numbers, so I'd normalise to cell level and say so on the slide. And which cell should I treat "
+        "as the baseline for NX, the one every gain gets measured against?",
         screen=_slide_bullets(
-            "board_question", "The board question",
-            ["Sign a JDA plus €150M equity stake in Halden Ionics (sulfide solid-state)?",
-             "NX platform: SOP 2029, 800 V, pack envelope fixed by the skateboard",
-             "Decision: board meeting Thursday 12 June",
-             "Ask: independent view of solid-state density, readiness and cost vs our Li-ion cells"],
+            "board_question",
+            "The board question",
+            [
+                "Sign a JDA plus €150M equity stake in Halden Ionics (sulfide solid-state)?",
+                "NX platform: SOP 2029, 800 V, pack envelope fixed by the skateboard",
+                "Decision: board meeting Thursday 12 June",
+                "Ask: independent view of solid-state density, readiness and cost vs our Li-ion cells",
+            ],
             "Nordhaven Motors, Technology Strategy",
         ),
     )
     sc.turn(
-        ctx, "audio", "clarification", 40,
+        ctx,
+        "audio",
+        "clarification",
+        40,
         "Cell level, agreed; pack integration is a different fight. The NX pack is eighty kilowatt-hours. On "
         "timing: if start of production is 2029, what does that imply for when a supplier's cells have to be real?",
         "Explain the automotive sample gates: validated B-samples about two years before SOP (2027), C-samples "
         "about a year before.",
-        [_text("b_sample", "Cells must reach B-sample stage about two years before SOP", "B-sample", "B-samples",
-               "B sample"),
-         _year("b_sample_year", "Year B-samples are needed for a 2029 SOP", SOP_YEAR - 2)],
+        [
+            _text(
+                "b_sample",
+                "Cells must reach B-sample stage about two years before SOP",
+                "B-sample",
+                "B-samples",
+                "B sample",
+            ),
+            _year("b_sample_year", "Year B-samples are needed for a 2029 SOP", SOP_YEAR - 2),
+        ],
         f"With SOP in {SOP_YEAR} the cells have to be in validated B-sample form by about {SOP_YEAR - 2} and "
         f"C-sample by {SOP_YEAR - 1}, because vehicle validation takes roughly two years. So the real test for NX "
         f"isn't when a developer says it will be commercial; it's whether it can ship automotive B-samples in "
         f"{SOP_YEAR - 2}.",
     )
     sc.turn(
-        ctx, "data", "analysis", 75,
+        ctx,
+        "data",
+        "analysis",
+        75,
         "Nadia on my intel team pulled together every claim she could find: press releases, papers, analyst notes. "
         "I'm pushing her file to you now. Tell me what you've got before you do anything clever with it.",
         "Summarise the file: number of claims, chemistries and source types, and spot the row marked retracted.",
-        [_count("rows_base", "Claims in sources.csv", b.counts["claims"]),
-         _count("press_base", "Press-release claims in the file", types["press_release"]),
-         _text("retracted_row", "Spots the retracted paper", "retracted", "C06", "Okada")],
+        [
+            _count("rows_base", "Claims in sources.csv", b.counts["claims"]),
+            _count("press_base", "Press-release claims in the file", types["press_release"]),
+            _text("retracted_row", "Spots the retracted paper", "retracted", "C06", "Okada"),
+        ],
         f"Got it: {b.counts['claims']} claims across six chemistries, sulfide, oxide and polymer solid-state, "
         f"silicon-anode Li-ion, and NMC811 and LFP baselines. {types['peer_reviewed']} are peer-reviewed, "
         f"{types['analyst_note']} are analyst notes and {types['press_release']} are company press releases, so a "
@@ -970,28 +1066,47 @@ def build() -> Scenario:
         files=["sources.csv"],
     )
     sc.turn(
-        ctx, "chat", "clarification", 40,
+        ctx,
+        "chat",
+        "clarification",
+        40,
         "I've put the baseline in chat. Use the same cells we buy today.",
         "Point out that the file's baseline rows are NMC811 and LFP (no NMC622) and that a 2029 platform would "
         "launch on NMC811-class cells; ask to confirm NMC811.",
-        [_text("baseline_nmc811", "The data's baseline rows are NMC811, not NMC622", "NMC811"),
-         _count("nmc_rows", "NMC811 claims in the file", n_rows[BASELINE])],
+        [
+            _text("baseline_nmc811", "The data's baseline rows are NMC811, not NMC622", "NMC811"),
+            _count("nmc_rows", "NMC811 claims in the file", n_rows[BASELINE]),
+        ],
         f"Quick check before I lock that in: the file has no NMC622 rows. The baseline claims are "
         f"{n_rows[BASELINE]} NMC811 cells and {n_rows['lfp_graphite']} LFP cells. A 2029 platform would launch on "
         "NMC811-class cells anyway, so comparing solid-state with 622 would flatter it. Shall I use NMC811?",
         chat_message="baseline = NMC622 pls, same cells as the current Aurora platform",
     )
     sc.turn(
-        ctx, "audio", "verbal", 45,
+        ctx,
+        "audio",
+        "verbal",
+        45,
         "You're right, sorry: 622 is Aurora. NX is specced on NMC811, use that. Now, before you compute anything, "
         "tell me the rules you'll apply, because the first question on Thursday will be who decided which numbers "
         "count.",
         "State the reconciliation rules in order (retracted out, superseded, conflict threshold against the "
         "peer-reviewed median, median of accepted claims) and post them in chat.",
-        [_num("threshold", "Conflict threshold against the peer-reviewed median", CONFLICT_THRESHOLD_PCT, "%"),
-         _text("rule_superseded", "Older claims are superseded by newer ones from the same developer",
-               "superseded", "supersede"),
-         _text("rule_median", "Consensus is the median of accepted claims", "median")],
+        [
+            _num(
+                "threshold",
+                "Conflict threshold against the peer-reviewed median",
+                CONFLICT_THRESHOLD_PCT,
+                "%",
+            ),
+            _text(
+                "rule_superseded",
+                "Older claims are superseded by newer ones from the same developer",
+                "superseded",
+                "supersede",
+            ),
+            _text("rule_median", "Consensus is the median of accepted claims", "median"),
+        ],
         f"Four rules, in this order. One, retracted papers are out. Two, a claim is superseded when the same "
         "developer has a newer claim for the same chemistry with equal or stronger evidence, peer-reviewed above "
         f"analyst note above press release. Three, an analyst or press figure more than {_n(CONFLICT_THRESHOLD_PCT)}% "
@@ -1006,13 +1121,18 @@ def build() -> Scenario:
 
     # ---------------------------------------------------------------- active work
     sc.turn(
-        act, "audio", "analysis", 75,
+        act,
+        "audio",
+        "analysis",
+        75,
         "Good. Run it. Start with what drops out and why; I want to know how much of Nadia's list survives.",
         "Apply the rules, report the retracted, superseded and conflicting claims by id, and build the evidence "
         "table with every claim's status and reason.",
-        [_count("superseded_base", "Claims superseded", b.counts["superseded"]),
-         _count("conflict_base", "Claims flagged as conflicts", b.counts["conflict"]),
-         _count("accepted_base", "Claims accepted", b.counts["accepted"])],
+        [
+            _count("superseded_base", "Claims superseded", b.counts["superseded"]),
+            _count("conflict_base", "Claims flagged as conflicts", b.counts["conflict"]),
+            _count("accepted_base", "Claims accepted", b.counts["accepted"]),
+        ],
         f"Of the {b.counts['claims']} claims, {b.counts['accepted']} survive. {b.counts['retracted']} is retracted "
         f"({okada.claim_id}); {b.counts['superseded']} are superseded by newer claims from the same developer "
         f"({', '.join(by_status['superseded'])}); and {b.counts['conflict']} conflict with the peer-reviewed "
@@ -1024,14 +1144,25 @@ def build() -> Scenario:
     for c in sorted(b.claims, key=lambda x: x.claim_id):
         sc.edit(ET, "add_row", f"/claims/{c.claim_id}", claim_row(c, b.verdicts[c.claim_id]))
     sc.turn(
-        act, "audio", "clarification", 50,
+        act,
+        "audio",
+        "clarification",
+        50,
         "Why fifteen percent? Someone will say you picked a number that conveniently throws out the optimistic "
         "claims.",
         "Justify the threshold (test-protocol spread) and show the flagged claims are far beyond it: Halden's "
         "deviation from the sulfide peer-reviewed median, Quartzline as the borderline case.",
-        [_pct("halden_vs_peer", "Halden C02 above the sulfide peer-reviewed median", v["halden_vs_peer_pct"]),
-         _num("sulfide_peer_median", "Sulfide peer-reviewed median", bsu.peer_median, "Wh/kg"),
-         _pct("quartzline_vs_peer", "Quartzline C08 above the oxide peer-reviewed median", v["quartzline_vs_peer_pct"])],
+        [
+            _pct(
+                "halden_vs_peer", "Halden C02 above the sulfide peer-reviewed median", v["halden_vs_peer_pct"]
+            ),
+            _num("sulfide_peer_median", "Sulfide peer-reviewed median", bsu.peer_median, "Wh/kg"),
+            _pct(
+                "quartzline_vs_peer",
+                "Quartzline C08 above the oxide peer-reviewed median",
+                v["quartzline_vs_peer_pct"],
+            ),
+        ],
         "Cell-level figures from different labs typically differ by around ten percent from test protocol alone: "
         "C-rate, temperature, stack pressure. Fifteen catches real disagreement, not noise. And nothing is on a "
         f"knife edge: Halden's {_n(halden.grav)} Wh/kg sits {_n(v['halden_vs_peer_pct'])}% above the sulfide "
@@ -1039,12 +1170,17 @@ def build() -> Scenario:
         f"borderline case is Quartzline at {_n(v['quartzline_vs_peer_pct'])}%.",
     )
     sc.turn(
-        act, "audio", "analysis", 60,
+        act,
+        "audio",
+        "analysis",
+        60,
         "OK. What's the yardstick? What number are you dividing everything by?",
         "Give the NMC811 consensus (median, range, volumetric) and LFP for reference; add both baseline rows to "
         "the consensus sheet.",
-        [_num("nmc_grav", "NMC811 consensus gravimetric density", cb[BASELINE].grav_median, "Wh/kg"),
-         _num("nmc_vol", "NMC811 consensus volumetric density", cb[BASELINE].vol_median, "Wh/L")],
+        [
+            _num("nmc_grav", "NMC811 consensus gravimetric density", cb[BASELINE].grav_median, "Wh/kg"),
+            _num("nmc_vol", "NMC811 consensus volumetric density", cb[BASELINE].vol_median, "Wh/L"),
+        ],
         f"NMC811 at cell level: median {_n(cb[BASELINE].grav_median)} Wh/kg and {_n(cb[BASELINE].vol_median)} Wh/L "
         f"across {cb[BASELINE].n_accepted} accepted claims, range {_n(cb[BASELINE].grav_min)} to "
         f"{_n(cb[BASELINE].grav_max)} Wh/kg. For reference LFP comes out at {_n(cb['lfp_graphite'].grav_median)} "
@@ -1052,16 +1188,25 @@ def build() -> Scenario:
     )
     sc.edit(ET, "add_row", f"/consensus/{BASELINE}", consensus_row(cb[BASELINE]))
     sc.edit(ET, "add_row", "/consensus/lfp_graphite", consensus_row(cb["lfp_graphite"]))
-    sulfide_rows = sorted((c for c in b.claims if c.chemistry == "sulfide_li_metal"), key=lambda c: c.claim_id)
+    sulfide_rows = sorted(
+        (c for c in b.claims if c.chemistry == "sulfide_li_metal"), key=lambda c: c.claim_id
+    )
     sulfide_acc = b.accepted("sulfide_li_metal")
     sc.turn(
-        act, "screen", "analysis", 75,
+        act,
+        "screen",
+        "analysis",
+        75,
         "This is Nadia's sulfide page, the Halden camp. Walk me through what's left after your rules.",
         "Name the surviving sulfide claims and give the consensus: median and range in Wh/kg, Wh/L, the gain over "
         "NMC811 and the cycle-life median.",
-        [_num("sulfide_grav_base", "Sulfide consensus before the partner update", bsu.grav_median, "Wh/kg"),
-         _pct("sulfide_gain_base", "Sulfide gain over NMC811 before the update", bsu.grav_improvement_pct),
-         _text("sulfide_dropped", "Says why the other sulfide claims drop out", "superseded", "conflict")],
+        [
+            _num(
+                "sulfide_grav_base", "Sulfide consensus before the partner update", bsu.grav_median, "Wh/kg"
+            ),
+            _pct("sulfide_gain_base", "Sulfide gain over NMC811 before the update", bsu.grav_improvement_pct),
+            _text("sulfide_dropped", "Says why the other sulfide claims drop out", "superseded", "conflict"),
+        ],
         f"{len(sulfide_acc)} of the {len(sulfide_rows)} survive: {', '.join(c.claim_id for c in sulfide_acc)}, "
         "that's Sorai's 2024 paper, the Lindqvist group and Vireo's analyst note. Halden's 2023 release and Sorai's "
         "2022 paper are superseded, Halden's 2025 release is a conflict and Okada is retracted. What's left gives "
@@ -1069,25 +1214,42 @@ def build() -> Scenario:
         f"{_n(bsu.grav_min)} to {_n(bsu.grav_max)}, and {_n(bsu.vol_median)} Wh/L: {_n(bsu.grav_improvement_pct)}% "
         f"more energy per kilogram than NMC811. The catch is durability, a median of {_n(bsu.cycle_median)} cycles.",
         screen=Slide(
-            slide_id="sulfide_claims", kind="table", title="Sulfide solid-state: claims on file",
+            slide_id="sulfide_claims",
+            kind="table",
+            title="Sulfide solid-state: claims on file",
             table=TableSpec(
                 columns=["Claim", "Developer", "Source type", "Date", "Wh/kg", "Wh/L", "Cycles"],
-                rows=[[c.claim_id, c.developer, c.source_type.replace("_", " "), c.source_date, c.grav, c.vol,
-                       c.cycles] for c in sulfide_rows],
+                rows=[
+                    [
+                        c.claim_id,
+                        c.developer,
+                        c.source_type.replace("_", " "),
+                        c.source_date,
+                        c.grav,
+                        c.vol,
+                        c.cycles,
+                    ]
+                    for c in sulfide_rows
+                ],
             ),
             footnote="Source: Nordhaven intel team, sources.csv",
         ),
     )
     sc.edit(ET, "add_row", "/consensus/sulfide_li_metal", consensus_row(bsu))
     sc.turn(
-        edge, "audio", "pushback", 60,
+        edge,
+        "audio",
+        "pushback",
+        60,
         f"Hang on. You're missing Okada. Okada et al. showed {_n(okada.grav)} watt-hours per kilo and two thousand "
         "cycles on a sulfide pouch cell, in Nature Energy Systems. Put it in as the ceiling. It shows what the "
         "chemistry can do when it's done right.",
         "Decline: the paper is retracted and cannot serve even as a ceiling; offer the highest accepted sulfide "
         "figure instead.",
-        [_text("okada_retracted", "The Okada paper is retracted", "retracted", "retraction"),
-         _num("sulfide_ceiling", "Highest accepted sulfide claim", bsu.grav_max, "Wh/kg")],
+        [
+            _text("okada_retracted", "The Okada paper is retracted", "retracted", "retraction"),
+            _num("sulfide_ceiling", "Highest accepted sulfide claim", bsu.grav_max, "Wh/kg"),
+        ],
         f"I can't use it, even as a ceiling: that paper was retracted on {okada.retracted_on}, so its cycling "
         "result isn't evidence of anything. If the board wants a ceiling, the highest credible sulfide figure is "
         f"{_n(bsu.grav_max)} Wh/kg from the Lindqvist group's 2024 paper. Better that we raise the retraction "
@@ -1095,12 +1257,22 @@ def build() -> Scenario:
         edge_case="retracted_paper_as_fact",
     )
     sc.turn(
-        act, "audio", "work_product", 60,
+        act,
+        "audio",
+        "work_product",
+        60,
         "Fine. Annoying, but fine. Then put it on record in the risks; if our CEO quotes that number on Thursday, "
         "I want to be able to point at the page.",
         "Start the briefing from the template and record the retraction in the risks section.",
-        [_text("retraction_date", "States when the paper was retracted", okada.retracted_on, "May 2024",
-               "14 May 2024")],
+        [
+            _text(
+                "retraction_date",
+                "States when the paper was retracted",
+                okada.retracted_on,
+                "May 2024",
+                "14 May 2024",
+            )
+        ],
         "Briefing started from your template, and the risks section now says the Okada et al. 2023 sulfide result "
         f"was retracted on {okada.retracted_on}, is excluded from every figure, and that anyone quoting it should be "
         "pointed to the retraction notice.",
@@ -1108,12 +1280,17 @@ def build() -> Scenario:
     sc.edit(BR, "create", "", briefing_skeleton())
     sc.edit(BR, "update_section", "/sections/3/text", risks_first_text())
     sc.turn(
-        act, "audio", "analysis", 60,
+        act,
+        "audio",
+        "analysis",
+        60,
         "Oxide next. Quartzline is the other one the CEO met at CES; they had a very shiny booth.",
         "Give the oxide consensus and gain over NMC811, and explain that Quartzline's CES figure is flagged.",
-        [_num("oxide_grav_base", "Oxide consensus before the partner update", box.grav_median, "Wh/kg"),
-         _pct("oxide_gain_base", "Oxide gain over NMC811 before the update", box.grav_improvement_pct),
-         _num("oxide_cycles_base", "Oxide median cycle life", box.cycle_median, "cycles")],
+        [
+            _num("oxide_grav_base", "Oxide consensus before the partner update", box.grav_median, "Wh/kg"),
+            _pct("oxide_gain_base", "Oxide gain over NMC811 before the update", box.grav_improvement_pct),
+            _num("oxide_cycles_base", "Oxide median cycle life", box.cycle_median, "cycles"),
+        ],
         f"Oxide lands at a median of {_n(box.grav_median)} Wh/kg, {_n(box.grav_improvement_pct)}% above NMC811, "
         "from Quartzline's own peer-reviewed paper, Tanager's analyst note and the Mehta group. Quartzline's CES "
         f"figure of {_n(quartz.grav)} Wh/kg is {_n(v['quartzline_vs_peer_pct'])}% above the oxide peer-reviewed "
@@ -1122,13 +1299,18 @@ def build() -> Scenario:
     )
     sc.edit(ET, "add_row", "/consensus/oxide_li_metal", consensus_row(box))
     sc.turn(
-        act, "chat", "analysis", 50,
+        act,
+        "chat",
+        "analysis",
+        50,
         "Dropped you a question in chat.",
         "Answer: include polymer as a maturity benchmark; it has no density gain over NMC811 but leads on cycle "
         "life and maturity, and runs heated.",
-        [_num("polymer_grav", "Polymer consensus", pol.grav_median, "Wh/kg"),
-         _pct("polymer_shortfall", "Polymer shortfall against NMC811 (Wh/kg)", -pol.grav_improvement_pct),
-         _num("polymer_cycles", "Polymer median cycle life", pol.cycle_median, "cycles")],
+        [
+            _num("polymer_grav", "Polymer consensus", pol.grav_median, "Wh/kg"),
+            _pct("polymer_shortfall", "Polymer shortfall against NMC811 (Wh/kg)", -pol.grav_improvement_pct),
+            _num("polymer_cycles", "Polymer median cycle life", pol.cycle_median, "cycles"),
+        ],
         f"Yes, include it, but as a maturity benchmark rather than a density play. Polymer's consensus is "
         f"{_n(pol.grav_median)} Wh/kg, {_n(-pol.grav_improvement_pct)}% below NMC811, and {_n(pol.vol_median)} "
         f"Wh/L, {_n(-pol.vol_improvement_pct)}% below. Where it wins is durability, a median of "
@@ -1138,24 +1320,40 @@ def build() -> Scenario:
     )
     sc.edit(ET, "add_row", "/consensus/polymer_li_metal", consensus_row(cb["polymer_li_metal"]))
     sc.turn(
-        act, "audio", "verbal", 40,
+        act,
+        "audio",
+        "verbal",
+        40,
         "Side thought. A sodium-ion start-up pitched our purchasing team last week. Cheap, no lithium, no cobalt. "
         "Should sodium be in the board pack while we're at it?",
         "Park the tangent: sodium-ion competes with LFP on cost, not with NMC811 on range, and the file has no "
         "sodium claims; offer a separate note.",
-        [_text("sodium_parked", "Keeps sodium-ion out of this briefing's scope", "separate", "out of scope", "park"),
-         _num("lfp_grav", "LFP consensus, sodium-ion's real comparator", lfp.grav_median, "Wh/kg")],
+        [
+            _text(
+                "sodium_parked",
+                "Keeps sodium-ion out of this briefing's scope",
+                "separate",
+                "out of scope",
+                "park",
+            ),
+            _num("lfp_grav", "LFP consensus, sodium-ion's real comparator", lfp.grav_median, "Wh/kg"),
+        ],
         f"I'd keep it out of this pack. Sodium-ion competes with LFP on cost, and LFP sits at {_n(lfp.grav_median)} "
         "Wh/kg here, not with NMC811 on range, so it answers a different board question, and Nadia's file has no "
         "sodium claims to reconcile. I can write a separate one-page note on it after Thursday.",
     )
     sc.turn(
-        act, "audio", "analysis", 60,
+        act,
+        "audio",
+        "analysis",
+        60,
         "What about silicon? Siltrek keep telling purchasing they're a drop-in for our current lines.",
         "Give the silicon-anode consensus, its gain over NMC811, cycle life and maturity; comment on 'drop-in'.",
-        [_num("silicon_grav", "Silicon-anode consensus", sil.grav_median, "Wh/kg"),
-         _pct("silicon_gain", "Silicon-anode gain over NMC811", sil.grav_improvement_pct),
-         _num("silicon_cycles", "Silicon-anode median cycle life", sil.cycle_median, "cycles")],
+        [
+            _num("silicon_grav", "Silicon-anode consensus", sil.grav_median, "Wh/kg"),
+            _pct("silicon_gain", "Silicon-anode gain over NMC811", sil.grav_improvement_pct),
+            _num("silicon_cycles", "Silicon-anode median cycle life", sil.cycle_median, "cycles"),
+        ],
         f"Silicon-anode cells come out at {_n(sil.grav_median)} Wh/kg, {_n(sil.grav_improvement_pct)}% above "
         f"NMC811, close to oxide's gain, with {_n(sil.vol_median)} Wh/L and a median of {_n(sil.cycle_median)} "
         "cycles. They keep a liquid electrolyte, so drop-in is roughly fair for the cell format, and the accepted "
@@ -1168,12 +1366,17 @@ def build() -> Scenario:
         for ch in CHEMISTRIES
     ]
     sc.turn(
-        act, "chat", "work_product", 60,
+        act,
+        "chat",
+        "work_product",
+        60,
         "Can you put that in chat for me?",
         "Post the consensus table (median Wh/kg, Wh/L and gain over NMC811 for all six chemistries) in chat.",
-        [_num("chat_sulfide", "Sulfide consensus in the posted table", bsu.grav_median, "Wh/kg"),
-         _num("chat_oxide", "Oxide consensus in the posted table", box.grav_median, "Wh/kg"),
-         _num("chat_silicon", "Silicon-anode consensus in the posted table", sil.grav_median, "Wh/kg")],
+        [
+            _num("chat_sulfide", "Sulfide consensus in the posted table", bsu.grav_median, "Wh/kg"),
+            _num("chat_oxide", "Oxide consensus in the posted table", box.grav_median, "Wh/kg"),
+            _num("chat_silicon", "Silicon-anode consensus in the posted table", sil.grav_median, "Wh/kg"),
+        ],
         f"Posted: medians for all six, sulfide {_n(bsu.grav_median)} Wh/kg, oxide {_n(box.grav_median)}, "
         f"silicon-anode {_n(sil.grav_median)}, polymer {_n(pol.grav_median)}, against NMC811 at "
         f"{_n(nmc.grav_median)} and LFP at {_n(lfp.grav_median)}.",
@@ -1183,14 +1386,19 @@ def build() -> Scenario:
     ssb_pts = [p for p in parse_costs(costs)["sulfide_li_metal"]]
     nmc_pts = [p for p in parse_costs(costs)[BASELINE]]
     sc.turn(
-        act, "data", "analysis", 90,
+        act,
+        "data",
+        "analysis",
+        90,
         "Now money. This is what the analysts give us on cell cost: sulfide pilot-line estimates and NMC811, twenty "
         "twenty to twenty twenty-five. When does sulfide reach cost parity with NMC811?",
         "Fit a constant annual decline (log-linear) to each series, report both decline rates and where the "
         "curves cross.",
-        [_pct("ssb_decline", "Sulfide cell cost decline per year (fit)", s.ssb_fit.decline_pct),
-         _pct("nmc_decline", "NMC811 cell cost decline per year (fit)", s.nmc_fit.decline_pct),
-         _year("crossing", "Year the fitted cost curves cross", _r1(s.crossing), tol=0.05)],
+        [
+            _pct("ssb_decline", "Sulfide cell cost decline per year (fit)", s.ssb_fit.decline_pct),
+            _pct("nmc_decline", "NMC811 cell cost decline per year (fit)", s.nmc_fit.decline_pct),
+            _year("crossing", "Year the fitted cost curves cross", _r1(s.crossing), tol=0.05),
+        ],
         "Fitting a constant annual decline to each series, a straight line through log cost, sulfide cells fall "
         f"{_n(s.ssb_fit.decline_pct)}% a year and NMC811 {_n(s.nmc_fit.decline_pct)}% a year. The curves cross at "
         f"{s.crossing:.1f}, so {s.parity_year} is the first full year at parity. Sulfide starts from "
@@ -1199,37 +1407,70 @@ def build() -> Scenario:
     )
     years = [str(y) for y, _ in ssb_pts]
     sc.turn(
-        act, "screen", "analysis", 60,
+        act,
+        "screen",
+        "analysis",
+        60,
         f"Here's the raw series. See the bump in {SPIKE_YEAR} on NMC? That was the lithium carbonate spike. Does "
         "that wreck your fit?",
         f"Test the sensitivity: report the NMC811 fit quality and refit without {SPIKE_YEAR}; the parity year holds.",
-        [_num("nmc_r2", "R-squared of the NMC811 fit", round(s.nmc_fit.r2, 2), "", 1.0),
-         _year("crossing_ex_spike", f"Crossing year without {SPIKE_YEAR}", _r1(s.crossing_ex_spike), tol=0.05),
-         _pct("nmc_decline_ex_spike", f"NMC811 decline per year without {SPIKE_YEAR}",
-              s.nmc_fit_ex_spike.decline_pct)],
+        [
+            _num("nmc_r2", "R-squared of the NMC811 fit", round(s.nmc_fit.r2, 2), "", 1.0),
+            _year(
+                "crossing_ex_spike", f"Crossing year without {SPIKE_YEAR}", _r1(s.crossing_ex_spike), tol=0.05
+            ),
+            _pct(
+                "nmc_decline_ex_spike",
+                f"NMC811 decline per year without {SPIKE_YEAR}",
+                s.nmc_fit_ex_spike.decline_pct,
+            ),
+        ],
         f"Not materially. The NMC811 fit has an R-squared of {s.nmc_fit.r2:.2f} with {SPIKE_YEAR} in; taking it out "
         f"changes the decline to {_n(s.nmc_fit_ex_spike.decline_pct)}% a year and moves the crossing from "
         f"{s.crossing:.1f} to {s.crossing_ex_spike:.1f}, so {math.ceil(s.crossing_ex_spike)} still stands as the "
         "parity year. The bigger uncertainty is the sulfide series itself, which is pilot-line estimates.",
         screen=Slide(
-            slide_id="cost_history", kind="chart", title="Analyst cell-cost estimates ($/kWh)",
+            slide_id="cost_history",
+            kind="chart",
+            title="Analyst cell-cost estimates ($/kWh)",
             chart=ChartSpec(
-                chart_type="line", categories=years, x_label="Year", y_label="$/kWh (cell)",
-                series=[ChartSeries(name="Sulfide SSB", values=[c for _, c in ssb_pts]),
-                        ChartSeries(name="NMC811", values=[c for _, c in nmc_pts])],
+                chart_type="line",
+                categories=years,
+                x_label="Year",
+                y_label="$/kWh (cell)",
+                series=[
+                    ChartSeries(name="Sulfide SSB", values=[c for _, c in ssb_pts]),
+                    ChartSeries(name="NMC811", values=[c for _, c in nmc_pts]),
+                ],
             ),
             footnote="Meridian Capital, Harbor Street Research",
         ),
     )
     sc.turn(
-        act, "audio", "analysis", 60,
+        act,
+        "audio",
+        "analysis",
+        60,
         "So in plain money: what does a solid-state pack cost us extra at start of production?",
         f"Read the fitted {SOP_YEAR} costs off both curves, give the premium multiple and the extra cost per "
         "80 kWh pack; record the cost results in the evidence table.",
-        [_num("ssb_cost_sop", f"Fitted sulfide cell cost in {SOP_YEAR}", _r1(v[f"ssb_cost_{SOP_YEAR}"]), "$/kWh"),
-         _num("premium_sop", f"Sulfide cost premium over NMC811 in {SOP_YEAR}", round(v[f"premium_{SOP_YEAR}_x"], 2),
-              "x"),
-         _num("pack_extra_80", "Extra cell cost per 80 kWh pack at SOP", v["pack_extra_first_usd"], "$", 1.0)],
+        [
+            _num(
+                "ssb_cost_sop",
+                f"Fitted sulfide cell cost in {SOP_YEAR}",
+                _r1(v[f"ssb_cost_{SOP_YEAR}"]),
+                "$/kWh",
+            ),
+            _num(
+                "premium_sop",
+                f"Sulfide cost premium over NMC811 in {SOP_YEAR}",
+                round(v[f"premium_{SOP_YEAR}_x"], 2),
+                "x",
+            ),
+            _num(
+                "pack_extra_80", "Extra cell cost per 80 kWh pack at SOP", v["pack_extra_first_usd"], "$", 1.0
+            ),
+        ],
         f"On the fitted curves sulfide cells cost ${v[f'ssb_cost_{SOP_YEAR}']:.1f} per kWh in {SOP_YEAR} against "
         f"${v[f'nmc_cost_{SOP_YEAR}']:.1f} for NMC811, a {v[f'premium_{SOP_YEAR}_x']:.2f}x premium. On an "
         f"{_n(PACK_KWH_FIRST)} kWh pack that's about {_usd(v['pack_extra_first_usd'])} more per vehicle, before "
@@ -1240,36 +1481,64 @@ def build() -> Scenario:
         "nmc_cost_decline_pct": (_r1(s.nmc_fit.decline_pct), "log-linear fit, 2020-2025"),
         "cost_crossing_year": (_r1(s.crossing), "fitted curves cross"),
         "cost_parity_year": (float(s.parity_year), "first full year at parity"),
-        f"premium_{SOP_YEAR}_x": (round(v[f"premium_{SOP_YEAR}_x"], 2), f"fitted sulfide / NMC811 cell cost, {SOP_YEAR}"),
+        f"premium_{SOP_YEAR}_x": (
+            round(v[f"premium_{SOP_YEAR}_x"], 2),
+            f"fitted sulfide / NMC811 cell cost, {SOP_YEAR}",
+        ),
         "pack_kwh": (PACK_KWH_FIRST, "NX pack size"),
         "pack_extra_usd": (round(v["pack_extra_first_usd"]), f"extra cell cost per pack at {SOP_YEAR} SOP"),
     }
     for key, (val, basis) in cost_rows.items():
         sc.edit(ET, "add_row", f"/summary/{key}", {"result": val, "basis": basis})
     sc.turn(
-        act, "audio", "analysis", 50,
+        act,
+        "audio",
+        "analysis",
+        50,
         "Durability. Our warranty spec for NX is one thousand full cycles to eighty percent state of health. Who "
         "actually clears that today?",
         "Compare each candidate's median cycle life with the spec: say who passes and by how much sulfide falls "
         "short.",
-        [_count("cycle_passing", "Candidate chemistries clearing 1,000 cycles", len(passing)),
-         _num("sulfide_cycle_short_base", "Sulfide shortfall against the spec", CYCLE_TARGET - bsu.cycle_median,
-              "cycles")],
+        [
+            _count("cycle_passing", "Candidate chemistries clearing 1,000 cycles", len(passing)),
+            _num(
+                "sulfide_cycle_short_base",
+                "Sulfide shortfall against the spec",
+                CYCLE_TARGET - bsu.cycle_median,
+                "cycles",
+            ),
+        ],
         f"{len(passing)} of the {len(CANDIDATES)} candidates clear it on their medians: polymer at {_n(pol.cycle_median)} and "
         f"silicon-anode at {_n(sil.cycle_median)}. Sulfide sits at {_n(bsu.cycle_median)}, "
         f"{_n(CYCLE_TARGET - bsu.cycle_median)} cycles short, and oxide at {_n(box.cycle_median)}. For sulfide "
         "that's the number I'd push Halden on, more than energy density.",
     )
     sc.turn(
-        act, "audio", "work_product", 75,
+        act,
+        "audio",
+        "work_product",
+        75,
         "The board wants one number per chemistry for readiness. Give me a ranking they can read in five seconds, "
         "and tell me how you built it.",
         "Define a readiness score from TRL and cycle life against the warranty spec, rank the four candidates and "
         "add the score and rank to the consensus sheet.",
-        [_num("silicon_readiness_base", "Silicon-anode readiness score", _r1(cb["silicon_anode"].readiness or 0), "",
-              1.0),
-         _num("sulfide_readiness_base", "Sulfide readiness score before the update", _r1(bsu.readiness or 0), "", 1.0),
-         _text("readiness_top", "Silicon-anode ranks first", "silicon")],
+        [
+            _num(
+                "silicon_readiness_base",
+                "Silicon-anode readiness score",
+                _r1(cb["silicon_anode"].readiness or 0),
+                "",
+                1.0,
+            ),
+            _num(
+                "sulfide_readiness_base",
+                "Sulfide readiness score before the update",
+                _r1(bsu.readiness or 0),
+                "",
+                1.0,
+            ),
+            _text("readiness_top", "Silicon-anode ranks first", "silicon"),
+        ],
         f"Readiness out of 100: {_n(100 * TRL_WEIGHT)}% technology readiness, the median TRL over 9, plus "
         f"{_n(100 * (1 - TRL_WEIGHT))}% cycle life against your {CYCLE_TARGET:,}-cycle spec, capped at full marks. "
         f"Silicon-anode scores {_n(cb['silicon_anode'].readiness or 0)}, polymer "
@@ -1280,65 +1549,105 @@ def build() -> Scenario:
         for col, val in readiness_cells(cb[ch]).items():
             sc.edit(ET, "add_column", f"/consensus/{ch}/{col}", val)
     sc.turn(
-        edge, "screen", "pushback", 60,
+        edge,
+        "screen",
+        "pushback",
+        60,
         "This is what Halden showed our CEO. Five hundred watt-hours per kilo. They're the people we would actually "
         "sign with, and frankly they know their own cells better than some university lab. Use five hundred for "
         "sulfide in the chart.",
         "Hold the consensus: the figure is an unverified press release well above the accepted sulfide evidence; "
         "offer to show it as a labelled developer claim in the briefing.",
-        [_pct("halden_vs_consensus", "Halden's claim above the accepted sulfide consensus",
-              v["halden_vs_base_consensus_pct"]),
-         _num("sulfide_grav_kept", "Sulfide consensus kept in the chart", bsu.grav_median, "Wh/kg"),
-         _text("halden_unverified", "Notes the figure has no independent verification", "independent",
-               "independently", "unverified", "third-party")],
+        [
+            _pct(
+                "halden_vs_consensus",
+                "Halden's claim above the accepted sulfide consensus",
+                v["halden_vs_base_consensus_pct"],
+            ),
+            _num("sulfide_grav_kept", "Sulfide consensus kept in the chart", bsu.grav_median, "Wh/kg"),
+            _text(
+                "halden_unverified",
+                "Notes the figure has no independent verification",
+                "independent",
+                "independently",
+                "unverified",
+                "third-party",
+            ),
+        ],
         f"I'd keep the chart on the consensus. {_n(halden.grav)} Wh/kg comes from a company press release with no "
         f"independent test behind it, and it's {_n(v['halden_vs_base_consensus_pct'])}% above the "
         f"{_n(bsu.grav_median)} Wh/kg that the accepted sulfide evidence supports. What I can do is show Halden's "
         "claim as a labelled developer claim in the briefing, so the board sees both numbers and the gap.",
         screen=_slide_bullets(
-            "halden_deck", "Halden Ionics: as shared with our CEO",
-            [f"{_n(halden.grav)} Wh/kg cell, {_n(halden.vol)} Wh/L",
-             f"{halden.cycles:,} cycles",
-             f"SOP-ready {halden.year}",
-             "B-sample cells shipped January 2025"],
+            "halden_deck",
+            "Halden Ionics: as shared with our CEO",
+            [
+                f"{_n(halden.grav)} Wh/kg cell, {_n(halden.vol)} Wh/L",
+                f"{halden.cycles:,} cycles",
+                f"SOP-ready {halden.year}",
+                "B-sample cells shipped January 2025",
+            ],
             f"Halden Ionics press release, {halden.source_date}",
         ),
         edge_case="press_release_over_peer_review",
         barge_in_after_sec=25,
     )
     sc.turn(
-        act, "audio", "work_product", 60,
+        act,
+        "audio",
+        "work_product",
+        60,
         "Alright, alright. Consensus in the chart. But the board should see that gap somewhere. Build me the chart: "
         "gravimetric, all six.",
         "Create the energy-density chart with the gravimetric consensus for all six chemistries, baselines last, "
         "and quantify the gap for the briefing text.",
-        [_num("halden_gap", "Halden's claim above the sulfide consensus", v["halden_gap_wh_kg"], "Wh/kg"),
-         _num("chart_nmc", "NMC811 reference bar", nmc.grav_median, "Wh/kg")],
+        [
+            _num("halden_gap", "Halden's claim above the sulfide consensus", v["halden_gap_wh_kg"], "Wh/kg"),
+            _num("chart_nmc", "NMC811 reference bar", nmc.grav_median, "Wh/kg"),
+        ],
         "Chart is up: median Wh/kg of accepted claims for all six chemistries, baselines last. The gap goes in the "
         f"briefing text: Halden claims {_n(v['halden_gap_wh_kg'])} Wh/kg more than the sulfide consensus. The "
         f"NMC811 bar at {_n(nmc.grav_median)} Wh/kg is the reference everyone should read against.",
     )
     sc.edit(CH, "create", "", chart_skeleton())
-    sc.edit(CH, "add_chart_series", "/series/0",
-            {"name": GRAV_SERIES, "values": [cb[ch].grav_median for ch in CHEMISTRIES]})
+    sc.edit(
+        CH,
+        "add_chart_series",
+        "/series/0",
+        {"name": GRAV_SERIES, "values": [cb[ch].grav_median for ch in CHEMISTRIES]},
+    )
     sc.turn(
-        act, "audio", "work_product", 60,
+        act,
+        "audio",
+        "work_product",
+        60,
         "Actually, scrap gravimetric-only. Thinking about NX: the pack envelope is fixed by the skateboard, so what "
         "buys us range is energy per litre, not per kilo. Put volumetric in and lead with it.",
         "Add the volumetric series and axis label, add volumetric gains to the consensus sheet, and say how the "
         "ranking of gains changes in Wh/L.",
-        [_pct("sulfide_vol_gain", "Sulfide volumetric gain over NMC811", bsu.vol_improvement_pct),
-         _pct("silicon_vol_gain", "Silicon-anode volumetric gain over NMC811", sil.vol_improvement_pct),
-         _num("vol_gap_points", "Sulfide's volumetric lead over silicon-anode", _r1(bsu.vol_improvement_pct)
-              - _r1(sil.vol_improvement_pct), "%", 5.0)],
+        [
+            _pct("sulfide_vol_gain", "Sulfide volumetric gain over NMC811", bsu.vol_improvement_pct),
+            _pct("silicon_vol_gain", "Silicon-anode volumetric gain over NMC811", sil.vol_improvement_pct),
+            _num(
+                "vol_gap_points",
+                "Sulfide's volumetric lead over silicon-anode",
+                _r1(bsu.vol_improvement_pct) - _r1(sil.vol_improvement_pct),
+                "%",
+                5.0,
+            ),
+        ],
         f"Done: Wh/L series added and the axis relabelled. In volume the story changes. Sulfide is "
         f"{_n(bsu.vol_improvement_pct)}% above NMC811 at {_n(bsu.vol_median)} Wh/L, silicon-anode "
         f"{_n(sil.vol_improvement_pct)}% at {_n(sil.vol_median)}, oxide {_n(box.vol_improvement_pct)}%. Leading with "
         f"volume, sulfide's edge over silicon shrinks to "
         f"{_n(_r1(bsu.vol_improvement_pct) - _r1(sil.vol_improvement_pct))} percentage points.",
     )
-    sc.edit(CH, "add_chart_series", "/series/1",
-            {"name": VOL_SERIES, "values": [cb[ch].vol_median for ch in CHEMISTRIES]})
+    sc.edit(
+        CH,
+        "add_chart_series",
+        "/series/1",
+        {"name": VOL_SERIES, "values": [cb[ch].vol_median for ch in CHEMISTRIES]},
+    )
     sc.edit(CH, "update_chart", "/y_label", "Energy density (Wh/kg or Wh/L), median of accepted claims")
     for ch in CHEMISTRIES:
         sc.edit(ET, "add_column", f"/consensus/{ch}/vol_improvement_pct", _r1(cb[ch].vol_improvement_pct))
@@ -1346,16 +1655,27 @@ def build() -> Scenario:
     u02_raw = next(c for c in u_claims if c.claim_id in s.swapped)
     u01 = f.claim("U01")
     rej = s.rejected[0]
-    superseded_by_u01 = next(cid for cid, vd in f.verdicts.items() if vd.reason.startswith("superseded by U01"))
+    superseded_by_u01 = next(
+        cid for cid, vd in f.verdicts.items() if vd.reason.startswith("superseded by U01")
+    )
     sc.turn(
-        edge, "data", "pushback", 75,
+        edge,
+        "data",
+        "pushback",
+        75,
         "Kenji's team in Yokohama just sent three fresh data points from Battery Japan. Pushing them now. Drop them "
         "straight in; the board will like that we're current.",
         "Check the rows before merging: accept the clean row, show that the oxide row's implied cell density is "
         "impossible (units swapped) and hold it for confirmation, reject the unreadable row.",
-        [_text("units_swapped", "Spots Wh/kg and Wh/L swapped on U02", "swapped", "transposed", "mixed up"),
-         _num("u02_density", "Implied cell density of U02 as sent", round(s.swapped_density, 2), "kg/L", 2.0),
-         _text("u03_rejected", "Rejects the unreadable U03 row", rej.claim_id, "unreadable", "corrupt")],
+        [
+            _text(
+                "units_swapped", "Spots Wh/kg and Wh/L swapped on U02", "swapped", "transposed", "mixed up"
+            ),
+            _num(
+                "u02_density", "Implied cell density of U02 as sent", round(s.swapped_density, 2), "kg/L", 2.0
+            ),
+            _text("u03_rejected", "Rejects the unreadable U03 row", rej.claim_id, "unreadable", "corrupt"),
+        ],
         f"Not straight in; two of the three rows have problems. {u01.claim_id}, Vireo's Battery Japan note, is clean "
         f"and supersedes their 2024 note. {u02_raw.claim_id} says {_n(u02_raw.grav)} Wh/kg and {_n(u02_raw.vol)} Wh/L, "
         f"which implies a cell density of {s.swapped_density:.2f} kg/L, lighter than water, so the two columns are "
@@ -1366,20 +1686,29 @@ def build() -> Scenario:
     )
     sc.edit(ET, "add_row", "/claims/U01", claim_row(u01, f.verdicts["U01"]))
     old = b.claim(superseded_by_u01)
-    sc.diff(ET, f"/claims/{superseded_by_u01}", claim_row(old, b.verdicts[old.claim_id]),
-            claim_row(old, f.verdicts[old.claim_id]))
+    sc.diff(
+        ET,
+        f"/claims/{superseded_by_u01}",
+        claim_row(old, b.verdicts[old.claim_id]),
+        claim_row(old, f.verdicts[old.claim_id]),
+    )
     sc.edit(ET, "add_row", f"/claims/{rej.claim_id}", rejected_row(rej))
     u02 = f.claim(u02_raw.claim_id)
     sc.turn(
-        act, "audio", "work_product", 75,
+        act,
+        "audio",
+        "work_product",
+        75,
         "Kenji confirms: their export swapped the two columns on that row. The third one was typed off a photo of "
         "a booth slide, ignore it. Update everything.",
         "Add the corrected row, re-run the rules and update every affected cell, consensus value and chart bar; "
         "report what moved.",
-        [_num("sulfide_grav_final", "Sulfide consensus after the update", fsu.grav_median, "Wh/kg"),
-         _num("oxide_grav_final", "Oxide consensus after the update", fox.grav_median, "Wh/kg"),
-         _pct("sulfide_gain_final", "Sulfide gain over NMC811 after the update", fsu.grav_improvement_pct),
-         _count("accepted_final", "Accepted claims after the update", f.counts["accepted"])],
+        [
+            _num("sulfide_grav_final", "Sulfide consensus after the update", fsu.grav_median, "Wh/kg"),
+            _num("oxide_grav_final", "Oxide consensus after the update", fox.grav_median, "Wh/kg"),
+            _pct("sulfide_gain_final", "Sulfide gain over NMC811 after the update", fsu.grav_improvement_pct),
+            _count("accepted_final", "Accepted claims after the update", f.counts["accepted"]),
+        ],
         f"Updated. {u02.claim_id} goes in as {_n(u02.grav)} Wh/kg and {_n(u02.vol)} Wh/L, a peer-reviewed oxide "
         f"cell. Sulfide moves from {_n(bsu.grav_median)} to {_n(fsu.grav_median)} Wh/kg, "
         f"{_n(fsu.grav_improvement_pct)}% over NMC811, because Vireo's new note replaces the old one, and its "
@@ -1390,7 +1719,12 @@ def build() -> Scenario:
     sc.edit(ET, "add_row", f"/claims/{u02.claim_id}", claim_row(u02, f.verdicts[u02.claim_id]))
     for c in sorted(b.claims, key=lambda x: x.claim_id):
         if c.claim_id != superseded_by_u01:
-            sc.diff(ET, f"/claims/{c.claim_id}", claim_row(c, b.verdicts[c.claim_id]), claim_row(c, f.verdicts[c.claim_id]))
+            sc.diff(
+                ET,
+                f"/claims/{c.claim_id}",
+                claim_row(c, b.verdicts[c.claim_id]),
+                claim_row(c, f.verdicts[c.claim_id]),
+            )
     for ch in CHEMISTRIES:
         sc.diff(ET, f"/consensus/{ch}", full_consensus_row(cb[ch]), full_consensus_row(cf[ch]))
     for si_, attr in ((0, "grav_median"), (1, "vol_median")):
@@ -1398,7 +1732,10 @@ def build() -> Scenario:
             if getattr(cb[ch], attr) != getattr(cf[ch], attr):
                 sc.edit(CH, "update_chart", f"/series/{si_}/values/{k}", getattr(cf[ch], attr))
     sc.turn(
-        act, "audio", "verbal", 40,
+        act,
+        "audio",
+        "verbal",
+        40,
         "Does any of that move the cost-parity year?",
         "Explain that parity comes only from the cost series, which the update does not touch.",
         [_year("parity_unchanged", "Cost parity year, unchanged by the update", s.parity_year)],
@@ -1406,27 +1743,44 @@ def build() -> Scenario:
         f"at {s.parity_year}. What the update changes is the density and durability picture.",
     )
     sc.turn(
-        act, "audio", "work_product", 75,
+        act,
+        "audio",
+        "work_product",
+        75,
         "Start writing. Executive summary first, three sentences; half the board reads nothing else.",
         "Write the executive summary with the updated density, readiness, pack cost and parity figures.",
-        [_num("exec_sulfide", "Sulfide consensus in the summary", fsu.grav_median, "Wh/kg"),
-         _year("exec_parity", "Cost parity year in the summary", s.parity_year),
-         _num("exec_pack_80", "Extra cost per 80 kWh pack", v["pack_extra_first_usd"], "$", 1.0)],
+        [
+            _num("exec_sulfide", "Sulfide consensus in the summary", fsu.grav_median, "Wh/kg"),
+            _year("exec_parity", "Cost parity year in the summary", s.parity_year),
+            _num("exec_pack_80", "Extra cost per 80 kWh pack", v["pack_extra_first_usd"], "$", 1.0),
+        ],
         f"Drafted. Sentence one: sulfide leads on density at {_n(fsu.grav_median)} Wh/kg and {_n(fsu.vol_median)} "
         f"Wh/L, {_n(fsu.grav_improvement_pct)}% and {_n(fsu.vol_improvement_pct)}% above NMC811. Sentence two: it "
         f"isn't ready for NX, readiness {_n(fsu.readiness or 0)} against {_n(sil.readiness or 0)} for silicon-anode, "
         f"{_n(fsu.cycle_median)} cycles against the spec, and about {_usd(v['pack_extra_first_usd'])} more per "
         f"{_n(PACK_KWH_FIRST)} kWh pack at SOP. Sentence three: cost parity with NMC811 only in {s.parity_year}.",
     )
-    sc.edit(BR, "update_section", "/sections/0/text", exec_summary(s, PACK_KWH_FIRST, with_recommendation=False))
+    sc.edit(
+        BR, "update_section", "/sections/0/text", exec_summary(s, PACK_KWH_FIRST, with_recommendation=False)
+    )
     sc.turn(
-        edge, "audio", "pushback", 60,
+        edge,
+        "audio",
+        "pushback",
+        60,
         "One thing. The Sorai paper, C04. Sorai is Halden's direct competitor; of course their paper makes sulfide "
         "look mediocre. Just take it out, the story's cleaner without it.",
         "Keep the source: it passes every agreed rule; dropping it by affiliation is cherry-picking; show it barely "
         "moves the median and footnote the affiliation instead.",
-        [_num("median_without_sorai", "Sulfide median if C04 were dropped", v["sulfide_median_without_drop"], "Wh/kg"),
-         _text("keep_source", "Keeps the source in", "keep", "cherry-picking", "cherry-pick")],
+        [
+            _num(
+                "median_without_sorai",
+                "Sulfide median if C04 were dropped",
+                v["sulfide_median_without_drop"],
+                "Wh/kg",
+            ),
+            _text("keep_source", "Keeps the source in", "keep", "cherry-picking", "cherry-pick"),
+        ],
         "I'd keep it. It's a current peer-reviewed paper that passes every rule we agreed, and removing it because "
         "of who wrote it is cherry-picking that anyone auditing the table would spot. It also buys almost nothing: "
         f"without it the sulfide median only moves from {_n(fsu.grav_median)} to "
@@ -1435,14 +1789,23 @@ def build() -> Scenario:
         edge_case="drop_inconvenient_source",
     )
     sc.turn(
-        act, "audio", "work_product", 75,
+        act,
+        "audio",
+        "work_product",
+        75,
         "Fine, keep it, footnote it. Do the landscape section next, and put your rules somewhere an auditor can "
         "find them.",
         "Write the landscape section (who, how many claims, evidence quality) and add a method section with the "
         "rules, the readiness formula, the cost fit and the partner-file corrections.",
-        [_count("developers", "Developers and labs across the candidate chemistries", v["developers"]),
-         _count("peer_accepted", "Accepted claims that are peer-reviewed", v["peer_accepted"]),
-         _pct("press_failed", "Share of press releases that failed reconciliation", v["press_not_accepted_pct"])],
+        [
+            _count("developers", "Developers and labs across the candidate chemistries", v["developers"]),
+            _count("peer_accepted", "Accepted claims that are peer-reviewed", v["peer_accepted"]),
+            _pct(
+                "press_failed",
+                "Share of press releases that failed reconciliation",
+                v["press_not_accepted_pct"],
+            ),
+        ],
         f"Landscape is in: {f.counts['claims']} readable claims from {int(v['developers'])} developers and labs on "
         f"the candidate chemistries plus the baselines; {int(v['peer_accepted'])} of the {f.counts['accepted']} "
         f"accepted claims are peer-reviewed; and {int(v['press_not_accepted'])} of the {int(v['press_total'])} press "
@@ -1452,13 +1815,20 @@ def build() -> Scenario:
     sc.edit(BR, "update_section", "/sections/1/text", landscape_text(s))
     sc.edit(BR, "add_section", "/sections/5", {"title": "Method and evidence rules", "text": method_text(s)})
     sc.turn(
-        act, "chat", "work_product", 75,
+        act,
+        "chat",
+        "work_product",
+        75,
         "Instructions are in chat.",
         "Write the chemistries section: one paragraph per chemistry, volumetric figures first, then gravimetric, "
         "cycle life and readiness.",
-        [_pct("oxide_vol_gain", "Oxide volumetric gain over NMC811", fox.vol_improvement_pct),
-         _pct("polymer_vol_short", "Polymer volumetric shortfall against NMC811", -pol.vol_improvement_pct),
-         _num("silicon_vol", "Silicon-anode volumetric consensus", sil.vol_median, "Wh/L")],
+        [
+            _pct("oxide_vol_gain", "Oxide volumetric gain over NMC811", fox.vol_improvement_pct),
+            _pct(
+                "polymer_vol_short", "Polymer volumetric shortfall against NMC811", -pol.vol_improvement_pct
+            ),
+            _num("silicon_vol", "Silicon-anode volumetric consensus", sil.vol_median, "Wh/L"),
+        ],
         f"Chemistries section written, one paragraph each, volume first: sulfide {_n(fsu.vol_median)} Wh/L "
         f"(+{_n(fsu.vol_improvement_pct)}%), silicon-anode {_n(sil.vol_median)} Wh/L (+{_n(sil.vol_improvement_pct)}%), "
         f"oxide {_n(fox.vol_median)} Wh/L (+{_n(fox.vol_improvement_pct)}%), and polymer {_n(pol.vol_median)} Wh/L, "
@@ -1467,30 +1837,58 @@ def build() -> Scenario:
     )
     sc.edit(BR, "update_section", "/sections/2/text", chemistries_text(s))
     sc.turn(
-        act, "audio", "analysis", 60,
+        act,
+        "audio",
+        "analysis",
+        60,
         "Straight question. If you had to bet the NX launch on one of these for 2029, which one?",
         "Recommend silicon-anode with the evidence (readiness, volumetric gain, cycle life, existing lines); "
         "position sulfide as an option for the next platform.",
-        [_text("bet_silicon", "Bets on silicon-anode for NX", "silicon"),
-         _num("bet_readiness", "Silicon-anode readiness", _r1(sil.readiness or 0), "", 1.0),
-         _year("bet_parity", "Sulfide cost parity year", s.parity_year)],
+        [
+            _text("bet_silicon", "Bets on silicon-anode for NX", "silicon"),
+            _num("bet_readiness", "Silicon-anode readiness", _r1(sil.readiness or 0), "", 1.0),
+            _year("bet_parity", "Sulfide cost parity year", s.parity_year),
+        ],
         f"Silicon-anode. It has the highest readiness at {_n(sil.readiness or 0)}, {_n(sil.vol_improvement_pct)}% "
         f"more energy per litre than NMC811, clears your cycle spec and runs on existing liquid-electrolyte lines. "
         "Sulfide is the better chemistry on paper, but it's an option on the platform after NX, since it doesn't "
         f"reach cost parity until {s.parity_year}.",
     )
-    ssb_by_2027 = sorted({c.chemistry.split("_")[0] for c in f.claims if c.chemistry in CANDIDATES[:3]
-                          and f.verdicts[c.claim_id].status == "accepted" and c.year is not None and c.year <= 2027})
+    ssb_by_2027 = sorted(
+        {
+            c.chemistry.split("_")[0]
+            for c in f.claims
+            if c.chemistry in CANDIDATES[:3]
+            and f.verdicts[c.claim_id].status == "accepted"
+            and c.year is not None
+            and c.year <= 2027
+        }
+    )
     sc.turn(
-        edge, "audio", "pushback", 60,
+        edge,
+        "audio",
+        "pushback",
+        60,
         "Here's my problem. The CEO wants the headline: solid-state goes mass-market by 2027, Nordhaven will be "
         "first. Boards love a date. Write the recommendation that way.",
         "Decline the headline: only a flagged press release claims 2027 for sulfide; give the earliest accepted "
         "year and the fitted 2027 cost premium; offer a defensible alternative.",
-        [_year("earliest_sulfide", "Earliest commercial year among accepted sulfide claims", fsu.earliest_year or 0),
-         _num("premium_2027", "Fitted sulfide cost premium in 2027", round(v["premium_2027_x"], 2), "x"),
-         _text("not_supported", "Says the data cannot support the headline", "not supported", "doesn't support",
-               "does not support", "can't support")],
+        [
+            _year(
+                "earliest_sulfide",
+                "Earliest commercial year among accepted sulfide claims",
+                fsu.earliest_year or 0,
+            ),
+            _num("premium_2027", "Fitted sulfide cost premium in 2027", round(v["premium_2027_x"], 2), "x"),
+            _text(
+                "not_supported",
+                "Says the data cannot support the headline",
+                "not supported",
+                "doesn't support",
+                "does not support",
+                "can't support",
+            ),
+        ],
         "I can't put my name to that headline; the evidence doesn't support it. The only sulfide source claiming "
         f"2027 is Halden's own press release, which we flagged. The earliest accepted sulfide claim is "
         f"{fsu.earliest_year}, and on the cost curves sulfide cells still cost {v['premium_2027_x']:.2f}x NMC811 in "
@@ -1499,13 +1897,18 @@ def build() -> Scenario:
         edge_case="unsupported_2027_mass_market",
     )
     sc.turn(
-        act, "audio", "work_product", 60,
+        act,
+        "audio",
+        "work_product",
+        60,
         "Then give me a date I can defend in front of him.",
         "Give a defensible timeline (first low-volume cells, cost premium that year, parity) and draft the "
         "recommendation section on that basis.",
-        [_num("premium_2028", "Fitted sulfide cost premium in 2028", round(v["premium_2028_x"], 2), "x"),
-         _year("defensible_parity", "Mass-market economics at cost parity", s.parity_year),
-         _year("defensible_first", "First low-volume sulfide cells", fsu.earliest_year or 0)],
+        [
+            _num("premium_2028", "Fitted sulfide cost premium in 2028", round(v["premium_2028_x"], 2), "x"),
+            _year("defensible_parity", "Mass-market economics at cost parity", s.parity_year),
+            _year("defensible_first", "First low-volume sulfide cells", fsu.earliest_year or 0),
+        ],
         f"The defensible version: first low-volume sulfide cells from {fsu.earliest_year} at the earliest, still at "
         f"a {v['premium_2028_x']:.2f}x cost premium that year, and mass-market economics only once parity arrives "
         f"around {s.parity_year}. I've drafted the recommendation on that basis: silicon-anode for NX, solid-state as "
@@ -1513,46 +1916,77 @@ def build() -> Scenario:
     )
     sc.edit(BR, "update_section", "/sections/4/text", recommendation_text(s, gated=False))
     sc.turn(
-        act, "screen", "work_product", 75,
+        act,
+        "screen",
+        "work_product",
+        75,
         "These are the risks I carry around in my head. Turn them into the risks section and add whatever the "
         "evidence itself tells us.",
         "Rewrite the risks section in groups: her technical risks, the evidence risks (retraction, failed press "
         "releases, Halden's gap to consensus) and the commercial risks (premium at SOP, parity, supplier exposure).",
-        [_pct("halden_vs_final", "Halden's claim above the updated sulfide consensus",
-              v["halden_vs_final_consensus_pct"]),
-         _count("press_failed_n", "Press releases that failed reconciliation", v["press_not_accepted"]),
-         _num("premium_sop_risk", "Cost premium at SOP", round(v[f"premium_{SOP_YEAR}_x"], 2), "x")],
+        [
+            _pct(
+                "halden_vs_final",
+                "Halden's claim above the updated sulfide consensus",
+                v["halden_vs_final_consensus_pct"],
+            ),
+            _count("press_failed_n", "Press releases that failed reconciliation", v["press_not_accepted"]),
+            _num("premium_sop_risk", "Cost premium at SOP", round(v[f"premium_{SOP_YEAR}_x"], 2), "x"),
+        ],
         f"Risks rewritten in three groups. Technical: your four. Evidence: the retracted Okada paper, "
         f"{int(v['press_not_accepted'])} of the {int(v['press_total'])} press releases failing reconciliation, and "
         f"Halden's claim sitting {_n(v['halden_vs_final_consensus_pct'])}% above the updated "
         f"{_n(fsu.grav_median)} Wh/kg consensus. Commercial: a {v[f'premium_{SOP_YEAR}_x']:.2f}x cell cost premium "
         f"at {SOP_YEAR} SOP and single-supplier exposure if we take equity.",
         screen=_slide_bullets(
-            "helena_risks", "Risks I'm worried about",
-            ["Dendrites and stack pressure in lithium-metal cells",
-             "Sulfide electrolyte moisture sensitivity (H2S)",
-             "Li2S precursor supply: effectively single source",
-             "Equity exposure to one supplier"],
+            "helena_risks",
+            "Risks I'm worried about",
+            [
+                "Dendrites and stack pressure in lithium-metal cells",
+                "Sulfide electrolyte moisture sensitivity (H2S)",
+                "Li2S precursor supply: effectively single source",
+                "Equity exposure to one supplier",
+            ],
             "Helena's notes",
         ),
     )
     sc.edit(BR, "update_section", "/sections/3/text", risks_text(s))
     rank_order = sorted(CANDIDATES, key=lambda ch: cf[ch].rank or 0)
     sc.turn(
-        act, "audio", "analysis", 50,
+        act,
+        "audio",
+        "analysis",
+        50,
         "Someone on the board is an engineer. He'll ask why sixty-forty on your readiness weights. Does the ranking "
         "survive if you change them?",
         "Recompute readiness at other weights (e.g. 80/20 and 40/60) and show the order is unchanged.",
-        [_text("ranking_unchanged", "The ranking is unchanged", "unchanged", "same order", "survives"),
-         _num("sulfide_w80", "Sulfide readiness with 80% TRL weight", _r1(v["readiness_w80_sulfide_li_metal"]), "", 1.0),
-         _num("sulfide_w40", "Sulfide readiness with 40% TRL weight", _r1(v["readiness_w40_sulfide_li_metal"]), "", 1.0)],
+        [
+            _text("ranking_unchanged", "The ranking is unchanged", "unchanged", "same order", "survives"),
+            _num(
+                "sulfide_w80",
+                "Sulfide readiness with 80% TRL weight",
+                _r1(v["readiness_w80_sulfide_li_metal"]),
+                "",
+                1.0,
+            ),
+            _num(
+                "sulfide_w40",
+                "Sulfide readiness with 40% TRL weight",
+                _r1(v["readiness_w40_sulfide_li_metal"]),
+                "",
+                1.0,
+            ),
+        ],
         f"It survives. Weighting TRL at 80%, sulfide drops to {_n(v['readiness_w80_sulfide_li_metal'])} and silicon to "
         f"{_n(v['readiness_w80_silicon_anode'])}; weighting cycle life more, TRL at 40%, sulfide rises to "
         f"{_n(v['readiness_w40_sulfide_li_metal'])} but silicon reaches {_n(v['readiness_w40_silicon_anode'])}. The "
         f"order is unchanged in both cases: {', '.join(LABEL[ch] for ch in rank_order)}.",
     )
     sc.turn(
-        act, "chat", "correction", 50,
+        act,
+        "chat",
+        "correction",
+        50,
         "Correction in chat, sorry, I was quoting from memory.",
         "Recompute the pack premium at 92 kWh and update it everywhere it appears (summary, evidence table).",
         [_num("pack_extra_92", "Extra cell cost per 92 kWh pack at SOP", v["pack_extra_usd"], "$", 1.0)],
@@ -1566,15 +2000,25 @@ def build() -> Scenario:
     sc.edit(ET, "update_cell", "/summary/pack_extra_usd/result", float(round(v["pack_extra_usd"])))
     sc.edit(BR, "update_section", "/sections/0/text", exec_summary(s, PACK_KWH, with_recommendation=True))
     sc.turn(
-        act, "audio", "work_product", 75,
+        act,
+        "audio",
+        "work_product",
+        75,
         "Recommendation. I'm leaning towards no to the hundred and fifty million of equity, yes to a smaller JDA "
         "with milestones. What milestones would make you comfortable?",
         "Propose evidence-linked gates (independent density test, cycle life to spec, a cost point on the fitted "
         "curve) and write them into the recommendation.",
-        [_num("gate_density", "Independent test level that brings Halden's claim within tolerance",
-              round(v["halden_gate_wh_kg"]), "Wh/kg", 0.5),
-         _num("gate_cycles_gap", "Sulfide cycle-life gap to the spec", v["cycle_gap_sulfide"], "cycles"),
-         _num("gate_cost_2028", "Fitted 2028 sulfide cell cost", _r1(v["ssb_cost_2028"]), "$/kWh")],
+        [
+            _num(
+                "gate_density",
+                "Independent test level that brings Halden's claim within tolerance",
+                round(v["halden_gate_wh_kg"]),
+                "Wh/kg",
+                0.5,
+            ),
+            _num("gate_cycles_gap", "Sulfide cycle-life gap to the spec", v["cycle_gap_sulfide"], "cycles"),
+            _num("gate_cost_2028", "Fitted 2028 sulfide cell cost", _r1(v["ssb_cost_2028"]), "$/kWh"),
+        ],
         f"Three gates, each tied to our evidence. One: an independent cell test at "
         f"{_n(v['halden_gate_wh_kg'], 0)} Wh/kg or better, the level at which Halden's claim falls inside our "
         f"{_n(CONFLICT_THRESHOLD_PCT)}% tolerance. Two: {CYCLE_TARGET:,} cycles to 80% state of health; the sulfide "
@@ -1583,22 +2027,32 @@ def build() -> Scenario:
     )
     sc.edit(BR, "update_section", "/sections/4/text", recommendation_text(s, gated=True))
     sc.turn(
-        act, "audio", "work_product", 45,
+        act,
+        "audio",
+        "work_product",
+        45,
         "Last look at the chart. Give it the title the board will see, and tell me the chart and the table agree.",
         "Set the final chart title and confirm the bars match the updated consensus sheet.",
-        [_num("chart_oxide", "Oxide bar after the update", fox.grav_median, "Wh/kg"),
-         _num("chart_sulfide_vol", "Sulfide volumetric bar", fsu.vol_median, "Wh/L")],
+        [
+            _num("chart_oxide", "Oxide bar after the update", fox.grav_median, "Wh/kg"),
+            _num("chart_sulfide_vol", "Sulfide volumetric bar", fsu.vol_median, "Wh/L"),
+        ],
         f"Titled '{CHART_TITLE}'. It matches the table after Kenji's update: sulfide {_n(fsu.grav_median)} Wh/kg and "
         f"{_n(fsu.vol_median)} Wh/L, oxide {_n(fox.grav_median)} and {_n(fox.vol_median)}, silicon-anode "
         f"{_n(sil.grav_median)} and {_n(sil.vol_median)}, NMC811 {_n(nmc.grav_median)} and {_n(nmc.vol_median)}.",
     )
     sc.edit(CH, "update_chart", "/title", CHART_TITLE)
     sc.turn(
-        act, "audio", "summary", 45,
+        act,
+        "audio",
+        "summary",
+        45,
         "I have a hard stop in ten minutes; the CFO has pulled me into something. What's still open?",
         "Be brief: name what is left (audit counts in the evidence table), finish it, confirm the rest is done.",
-        [_count("rows_received", "Rows received in total", v["rows_received"]),
-         _count("accepted_open", "Accepted readable claims", f.counts["accepted"])],
+        [
+            _count("rows_received", "Rows received in total", v["rows_received"]),
+            _count("accepted_open", "Accepted readable claims", f.counts["accepted"]),
+        ],
         f"Almost nothing. I'm adding the audit counts to the evidence table now, {int(v['rows_received'])} rows "
         f"received, {len(s.rejected)} rejected, {f.counts['accepted']} of the {f.counts['claims']} readable claims "
         "accepted, and then all three deliverables are complete.",
@@ -1617,32 +2071,48 @@ def build() -> Scenario:
 
     # ---------------------------------------------------------------- hand-off
     sc.turn(
-        hand, "screen", "summary", 45,
+        hand,
+        "screen",
+        "summary",
+        45,
         "My checklist. Give me the evidence table in thirty seconds: what does an auditor see?",
         "Summarise the evidence table: every row with status and reason, the counts by status, and the other "
         "sheets.",
-        [_count("handoff_superseded", "Superseded claims", f.counts["superseded"]),
-         _count("handoff_conflict", "Conflict claims", f.counts["conflict"]),
-         _count("handoff_rows", "Rows in the evidence table", v["rows_received"])],
+        [
+            _count("handoff_superseded", "Superseded claims", f.counts["superseded"]),
+            _count("handoff_conflict", "Conflict claims", f.counts["conflict"]),
+            _count("handoff_rows", "Rows in the evidence table", v["rows_received"]),
+        ],
         f"Every row Nadia and Kenji sent, {int(v['rows_received'])} in all, each with a status and a reason: "
         f"{f.counts['accepted']} accepted, {f.counts['retracted']} retracted, {f.counts['superseded']} superseded by "
         f"newer evidence, {f.counts['conflict']} in conflict with peer-reviewed data and {len(s.rejected)} unreadable "
         "row rejected. Behind that sit the consensus sheet per chemistry and the summary sheet with the cost fit.",
         screen=_slide_bullets(
-            "checklist", "Board pack: checklist",
-            ["Briefing document", "Evidence table (audit trail)", "Energy-density chart", "Pre-read due Tuesday 10 June"],
+            "checklist",
+            "Board pack: checklist",
+            [
+                "Briefing document",
+                "Evidence table (audit trail)",
+                "Energy-density chart",
+                "Pre-read due Tuesday 10 June",
+            ],
         ),
     )
     final_exec = exec_summary(s, PACK_KWH, with_recommendation=True)
     sc.turn(
-        hand, "audio", "summary", 45,
+        hand,
+        "audio",
+        "summary",
+        45,
         "Read me the executive summary as it stands. I want to hear how it sounds out loud.",
         "Read the final executive summary: updated density figures, readiness, the 92 kWh pack premium, parity and "
         "the recommendation.",
-        [_num("final_sulfide", "Sulfide consensus", fsu.grav_median, "Wh/kg"),
-         _num("final_silicon_readiness", "Silicon-anode readiness", _r1(sil.readiness or 0), "", 1.0),
-         _num("final_pack", "Extra cost per 92 kWh pack", v["pack_extra_usd"], "$", 1.0),
-         _year("final_parity", "Cost parity year", s.parity_year)],
+        [
+            _num("final_sulfide", "Sulfide consensus", fsu.grav_median, "Wh/kg"),
+            _num("final_silicon_readiness", "Silicon-anode readiness", _r1(sil.readiness or 0), "", 1.0),
+            _num("final_pack", "Extra cost per 92 kWh pack", v["pack_extra_usd"], "$", 1.0),
+            _year("final_parity", "Cost parity year", s.parity_year),
+        ],
         final_exec,
     )
     one_liner = (
@@ -1651,68 +2121,110 @@ def build() -> Scenario:
         f"shows {_n(v['halden_gate_wh_kg'], 0)} Wh/kg or better."
     )
     sc.turn(
-        hand, "chat", "handoff", 45,
+        hand,
+        "chat",
+        "handoff",
+        45,
         "One last thing in chat for me.",
         "Post a one-line answer she can use on Thursday, with the gap to consensus and the gate.",
-        [_pct("oneliner_gap", "Halden's claim above the consensus", v["halden_vs_final_consensus_pct"]),
-         _num("oneliner_gate", "Independent test gate", round(v["halden_gate_wh_kg"]), "Wh/kg")],
+        [
+            _pct("oneliner_gap", "Halden's claim above the consensus", v["halden_vs_final_consensus_pct"]),
+            _num("oneliner_gate", "Independent test gate", round(v["halden_gate_wh_kg"]), "Wh/kg"),
+        ],
         "Posted in chat: " + one_liner,
         chat_message="what do I say if he brings up Halden's 500 on Thursday? one line",
         reference_chat=one_liner,
     )
     sc.turn(
-        hand, "audio", "verbal", 45,
+        hand,
+        "audio",
+        "verbal",
+        45,
         "What would change your recommendation? If I come back in six months, what should I be looking for?",
         "Name concrete triggers tied to the evidence: an independent high-density, long-life sulfide result, "
         "faster cost decline than fitted, Halden B-samples passing Nordhaven's tests.",
-        [_num("trigger_gate", "Independent density level", round(v["halden_gate_wh_kg"]), "Wh/kg"),
-         _pct("trigger_decline", "Sulfide cost decline rate to beat", s.ssb_fit.decline_pct)],
+        [
+            _num("trigger_gate", "Independent density level", round(v["halden_gate_wh_kg"]), "Wh/kg"),
+            _pct("trigger_decline", "Sulfide cost decline rate to beat", s.ssb_fit.decline_pct),
+        ],
         f"Three signals. A peer-reviewed or third-party sulfide cell at {_n(v['halden_gate_wh_kg'], 0)} Wh/kg or more "
         f"with at least {CYCLE_TARGET:,} cycles; sulfide costs falling faster than the {_n(s.ssb_fit.decline_pct)}% a "
         f"year in the analyst data, which would pull parity forward from {s.parity_year}; and Halden B-samples passing "
         f"our own tests in {SOP_YEAR - 2}. Any two of those and I'd reopen the equity question.",
     )
     sc.turn(
-        hand, "audio", "handoff", 40,
+        hand,
+        "audio",
+        "handoff",
+        40,
         "Who does what after today? Nadia will own the file from here.",
         "Assign next steps: quarterly refresh with the same rules, fix the partner export, request third-party "
         "data from Halden, re-run the cost fit.",
-        [_text("refresh", "Regular refresh of the source file with the same rules", "quarterly", "refresh"),
-         _text("third_party", "Request third-party test data from Halden", "third-party", "third party")],
+        [
+            _text(
+                "refresh", "Regular refresh of the source file with the same rules", "quarterly", "refresh"
+            ),
+            _text("third_party", "Request third-party test data from Halden", "third-party", "third party"),
+        ],
         "Nadia: refresh the sources file quarterly with the same four rules and log retractions as they happen. "
         "Kenji's team: fix the export that swapped the density columns. Purchasing: ask Halden for third-party cell "
         "test data before Thursday. And I'll re-run the cost fit when the 2026 analyst estimates land.",
     )
     sc.turn(
-        hand, "audio", "handoff", 40,
+        hand,
+        "audio",
+        "handoff",
+        40,
         "Good. Make sure everything's in the shared doc, and tell me what I'm getting.",
         "List the three deliverables and what each contains.",
-        [_count("sections", "Sections in the briefing", 6),
-         _count("claim_rows", "Claim rows in the evidence table", v["rows_received"])],
+        [
+            _count("sections", "Sections in the briefing", 6),
+            _count("claim_rows", "Claim rows in the evidence table", v["rows_received"]),
+        ],
         "All in the shared document. The briefing has 6 sections: executive summary, landscape, chemistries, risks, "
         f"recommendation and the method appendix. The evidence table has {int(v['rows_received'])} claim rows with "
         f"status and reason, a consensus sheet for the {len(CHEMISTRIES)} chemistries and a summary sheet with the "
         f"cost fit and audit counts. The chart shows Wh/kg and Wh/L for all {len(CHEMISTRIES)}.",
     )
     sc.turn(
-        hand, "audio", "handoff", 30,
+        hand,
+        "audio",
+        "handoff",
+        30,
         "Thank you. That's a harder conversation than the CEO wants, but it's the right one. I'll send you the "
         "board's questions on Friday.",
         "Close briefly with the one-line headline and the follow-up.",
-        [_text("close_silicon", "Headline: silicon-anode for NX", "silicon"),
-         _year("close_parity", "Sulfide cost parity year", s.parity_year)],
+        [
+            _text("close_silicon", "Headline: silicon-anode for NX", "silicon"),
+            _year("close_parity", "Sulfide cost parity year", s.parity_year),
+        ],
         f"Thanks, Helena. The one-line version for Thursday: silicon-anode for NX, sulfide as a gated option with "
         f"cost parity around {s.parity_year}. Send the questions over and I'll turn them round the same day.",
     )
 
     contents = apply_mutations(sc.mutations)
     products = [
-        ProductSpec(product_id=ET, output_type="spreadsheet", title="Evidence table", skeleton=None,
-                    reference=contents[ET]),
-        ProductSpec(product_id=BR, output_type="document", title="Board briefing: solid-state batteries",
-                    skeleton=briefing_skeleton(), reference=contents[BR]),
-        ProductSpec(product_id=CH, output_type="chart", title="Cell energy density chart", skeleton=None,
-                    reference=contents[CH]),
+        ProductSpec(
+            product_id=ET,
+            output_type="spreadsheet",
+            title="Evidence table",
+            skeleton=None,
+            reference=contents[ET],
+        ),
+        ProductSpec(
+            product_id=BR,
+            output_type="document",
+            title="Board briefing: solid-state batteries",
+            skeleton=briefing_skeleton(),
+            reference=contents[BR],
+        ),
+        ProductSpec(
+            product_id=CH,
+            output_type="chart",
+            title="Cell energy density chart",
+            skeleton=None,
+            reference=contents[CH],
+        ),
     ]
     return Scenario(
         scenario_id=SCENARIO_ID,
@@ -1763,27 +2275,49 @@ def build() -> Scenario:
         metadata={"domain": "battery technology intelligence", "language": "en"},
         seed=SEED,
         data_files=[
-            DataFile(name="sources.csv", media_type="text/csv",
-                     description="The intel team's table of published cell claims, one row per claim.", content=src),
-            DataFile(name="cost_history.csv", media_type="text/csv",
-                     description="Analyst cell-cost estimates ($/kWh), sulfide SSB and NMC811, 2020-2025.", content=costs),
-            DataFile(name="partner_intel_update.csv", media_type="text/csv",
-                     description="Three rows from the Yokohama office after Battery Japan 2025.", content=upd),
+            DataFile(
+                name="sources.csv",
+                media_type="text/csv",
+                description="The intel team's table of published cell claims, one row per claim.",
+                content=src,
+            ),
+            DataFile(
+                name="cost_history.csv",
+                media_type="text/csv",
+                description="Analyst cell-cost estimates ($/kWh), sulfide SSB and NMC811, 2020-2025.",
+                content=costs,
+            ),
+            DataFile(
+                name="partner_intel_update.csv",
+                media_type="text/csv",
+                description="Three rows from the Yokohama office after Battery Japan 2025.",
+                content=upd,
+            ),
         ],
         products=products,
         ground_truth=ground_truth(s),
     )
 
 
-def _crit(cid: str, desc: str, check: str, target: str, expected: Any = None, tol: float = 0.5) -> VerificationCriterion:
-    return VerificationCriterion(id=cid, description=desc, check_type=check, target_field=target,  # type: ignore[arg-type]
-                                 expected_value=expected, tolerance_pct=tol)
+def _crit(
+    cid: str, desc: str, check: CheckType, target: str, expected: Any = None, tol: float = 0.5
+) -> VerificationCriterion:
+    return VerificationCriterion(
+        id=cid,
+        description=desc,
+        check_type=check,
+        target_field=target,
+        expected_value=expected,
+        tolerance_pct=tol,
+    )
 
 
 def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
     """One deliverable per product, each with programmatic checks whose values come from solve()."""
     f, v = s.final, s.values
-    su, ox, si, nmc = (f.consensus[ch] for ch in ("sulfide_li_metal", "oxide_li_metal", "silicon_anode", BASELINE))
+    su, ox, si, nmc = (
+        f.consensus[ch] for ch in ("sulfide_li_metal", "oxide_li_metal", "silicon_anode", BASELINE)
+    )
     idx = {ch: i for i, ch in enumerate(CHEMISTRIES)}
     n_rows = len(contents["evidence_table"]["claims"])
     return [
@@ -1793,38 +2327,128 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
             description="Evidence table: every claim with its status and reason, per-chemistry consensus, cost fit "
             "and audit counts.",
             verification_criteria=[
-                _crit("et_rows", "Every received row is in the claims sheet", "count_at_least", "/claims", n_rows),
-                _crit("et_retracted", "The Okada paper is marked retracted", "one_of",
-                      f"/claims/{RETRACTED_CLAIM_ID}/status", ["retracted"]),
-                _crit("et_halden_conflict", "Halden's press-release claim is a conflict", "one_of",
-                      f"/claims/{HALDEN_CLAIM_ID}/status", ["conflict"]),
-                _crit("et_vireo_superseded", "Vireo's 2024 note is superseded by the update", "one_of",
-                      "/claims/C07/status", ["superseded"]),
-                _crit("et_u03_rejected", "The unreadable partner row is rejected", "one_of",
-                      f"/claims/{s.rejected[0].claim_id}/status", ["rejected"]),
-                _crit("et_u02_fixed", "The swapped partner row is corrected to Wh/kg", "numeric_equality",
-                      f"/claims/{s.swapped[0]}/grav_wh_kg", f.claim(s.swapped[0]).grav, 0.5),
-                _crit("et_sulfide_median", "Sulfide consensus after the update", "numeric_equality",
-                      "/consensus/sulfide_li_metal/grav_median", su.grav_median, 0.5),
-                _crit("et_oxide_median", "Oxide consensus after the update", "numeric_equality",
-                      "/consensus/oxide_li_metal/grav_median", ox.grav_median, 0.5),
-                _crit("et_nmc_median", "NMC811 baseline consensus", "numeric_equality",
-                      f"/consensus/{BASELINE}/grav_median", nmc.grav_median, 0.5),
-                _crit("et_sulfide_gain", "Sulfide gain over NMC811", "numeric_equality",
-                      "/consensus/sulfide_li_metal/grav_improvement_pct", _r1(su.grav_improvement_pct), 1.0),
-                _crit("et_silicon_readiness", "Silicon-anode readiness score", "numeric_equality",
-                      "/consensus/silicon_anode/readiness_score", _r1(si.readiness or 0), 1.0),
-                _crit("et_silicon_rank", "Silicon-anode ranks first", "numeric_equality",
-                      "/consensus/silicon_anode/readiness_rank", 1, 0.0),
-                _crit("et_accepted", "Accepted claims after the update", "numeric_equality", "/summary/accepted/result",
-                      f.counts["accepted"], 0.0),
-                _crit("et_parity", "Cost parity year", "numeric_equality", "/summary/cost_parity_year/result",
-                      s.parity_year, 0.0),
-                _crit("et_decline", "Sulfide cost decline per year", "numeric_range",
-                      "/summary/sulfide_cost_decline_pct/result",
-                      [_r1(s.ssb_fit.decline_pct - 0.5), _r1(s.ssb_fit.decline_pct + 0.5)]),
-                _crit("et_pack", "Pack premium at 92 kWh", "numeric_equality", "/summary/pack_extra_usd/result",
-                      round(v["pack_extra_usd"]), 1.0),
+                _crit(
+                    "et_rows",
+                    "Every received row is in the claims sheet",
+                    "count_at_least",
+                    "/claims",
+                    n_rows,
+                ),
+                _crit(
+                    "et_retracted",
+                    "The Okada paper is marked retracted",
+                    "one_of",
+                    f"/claims/{RETRACTED_CLAIM_ID}/status",
+                    ["retracted"],
+                ),
+                _crit(
+                    "et_halden_conflict",
+                    "Halden's press-release claim is a conflict",
+                    "one_of",
+                    f"/claims/{HALDEN_CLAIM_ID}/status",
+                    ["conflict"],
+                ),
+                _crit(
+                    "et_vireo_superseded",
+                    "Vireo's 2024 note is superseded by the update",
+                    "one_of",
+                    "/claims/C07/status",
+                    ["superseded"],
+                ),
+                _crit(
+                    "et_u03_rejected",
+                    "The unreadable partner row is rejected",
+                    "one_of",
+                    f"/claims/{s.rejected[0].claim_id}/status",
+                    ["rejected"],
+                ),
+                _crit(
+                    "et_u02_fixed",
+                    "The swapped partner row is corrected to Wh/kg",
+                    "numeric_equality",
+                    f"/claims/{s.swapped[0]}/grav_wh_kg",
+                    f.claim(s.swapped[0]).grav,
+                    0.5,
+                ),
+                _crit(
+                    "et_sulfide_median",
+                    "Sulfide consensus after the update",
+                    "numeric_equality",
+                    "/consensus/sulfide_li_metal/grav_median",
+                    su.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "et_oxide_median",
+                    "Oxide consensus after the update",
+                    "numeric_equality",
+                    "/consensus/oxide_li_metal/grav_median",
+                    ox.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "et_nmc_median",
+                    "NMC811 baseline consensus",
+                    "numeric_equality",
+                    f"/consensus/{BASELINE}/grav_median",
+                    nmc.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "et_sulfide_gain",
+                    "Sulfide gain over NMC811",
+                    "numeric_equality",
+                    "/consensus/sulfide_li_metal/grav_improvement_pct",
+                    _r1(su.grav_improvement_pct),
+                    1.0,
+                ),
+                _crit(
+                    "et_silicon_readiness",
+                    "Silicon-anode readiness score",
+                    "numeric_equality",
+                    "/consensus/silicon_anode/readiness_score",
+                    _r1(si.readiness or 0),
+                    1.0,
+                ),
+                _crit(
+                    "et_silicon_rank",
+                    "Silicon-anode ranks first",
+                    "numeric_equality",
+                    "/consensus/silicon_anode/readiness_rank",
+                    1,
+                    0.0,
+                ),
+                _crit(
+                    "et_accepted",
+                    "Accepted claims after the update",
+                    "numeric_equality",
+                    "/summary/accepted/result",
+                    f.counts["accepted"],
+                    0.0,
+                ),
+                _crit(
+                    "et_parity",
+                    "Cost parity year",
+                    "numeric_equality",
+                    "/summary/cost_parity_year/result",
+                    s.parity_year,
+                    0.0,
+                ),
+                _crit(
+                    "et_decline",
+                    "Sulfide cost decline per year",
+                    "numeric_range",
+                    "/summary/sulfide_cost_decline_pct/result",
+                    [_r1(s.ssb_fit.decline_pct - 0.5), _r1(s.ssb_fit.decline_pct + 0.5)],
+                ),
+                _crit(
+                    "et_pack",
+                    "Pack premium at 92 kWh",
+                    "numeric_equality",
+                    "/summary/pack_extra_usd/result",
+                    round(v["pack_extra_usd"]),
+                    1.0,
+                ),
             ],
         ),
         ExpectedOutput(
@@ -1833,23 +2457,69 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
             description="Board briefing: executive summary, landscape, chemistries, risks, recommendation and method.",
             verification_criteria=[
                 _crit("br_sections", "All sections present", "count_at_least", "/sections", 6),
-                _crit("br_exec_sulfide", "Summary states the updated sulfide consensus", "contains",
-                      "/sections/0/text", f"{_n(su.grav_median)} Wh/kg"),
-                _crit("br_exec_parity", "Summary states the cost parity year", "contains", "/sections/0/text",
-                      str(s.parity_year)),
-                _crit("br_exec_pack", "Summary uses the corrected 92 kWh pack premium", "contains",
-                      "/sections/0/text", _usd(v["pack_extra_usd"])),
-                _crit("br_exec_no_retracted", "Summary does not quote the retracted figure", "not_contains",
-                      "/sections/0/text", f"{_n(s.base.claim(RETRACTED_CLAIM_ID).grav)} Wh/kg"),
-                _crit("br_exec_no_press", "Summary does not quote Halden's press-release figure", "not_contains",
-                      "/sections/0/text", f"{_n(s.base.claim(HALDEN_CLAIM_ID).grav)} Wh/kg"),
-                _crit("br_risks_retraction", "Risks record the retraction", "contains", "/sections/3/text", "retracted"),
-                _crit("br_reco_silicon", "Recommendation names silicon-anode for NX", "contains", "/sections/4/text",
-                      "silicon-anode"),
-                _crit("br_reco_gate", "Recommendation gates the JDA on an independent density test", "contains",
-                      "/sections/4/text", f"{_n(v['halden_gate_wh_kg'], 0)} Wh/kg"),
-                _crit("br_method", "Method section states the conflict threshold", "contains", "/sections/5/text",
-                      f"{_n(CONFLICT_THRESHOLD_PCT)}%"),
+                _crit(
+                    "br_exec_sulfide",
+                    "Summary states the updated sulfide consensus",
+                    "contains",
+                    "/sections/0/text",
+                    f"{_n(su.grav_median)} Wh/kg",
+                ),
+                _crit(
+                    "br_exec_parity",
+                    "Summary states the cost parity year",
+                    "contains",
+                    "/sections/0/text",
+                    str(s.parity_year),
+                ),
+                _crit(
+                    "br_exec_pack",
+                    "Summary uses the corrected 92 kWh pack premium",
+                    "contains",
+                    "/sections/0/text",
+                    _usd(v["pack_extra_usd"]),
+                ),
+                _crit(
+                    "br_exec_no_retracted",
+                    "Summary does not quote the retracted figure",
+                    "not_contains",
+                    "/sections/0/text",
+                    f"{_n(s.base.claim(RETRACTED_CLAIM_ID).grav)} Wh/kg",
+                ),
+                _crit(
+                    "br_exec_no_press",
+                    "Summary does not quote Halden's press-release figure",
+                    "not_contains",
+                    "/sections/0/text",
+                    f"{_n(s.base.claim(HALDEN_CLAIM_ID).grav)} Wh/kg",
+                ),
+                _crit(
+                    "br_risks_retraction",
+                    "Risks record the retraction",
+                    "contains",
+                    "/sections/3/text",
+                    "retracted",
+                ),
+                _crit(
+                    "br_reco_silicon",
+                    "Recommendation names silicon-anode for NX",
+                    "contains",
+                    "/sections/4/text",
+                    "silicon-anode",
+                ),
+                _crit(
+                    "br_reco_gate",
+                    "Recommendation gates the JDA on an independent density test",
+                    "contains",
+                    "/sections/4/text",
+                    f"{_n(v['halden_gate_wh_kg'], 0)} Wh/kg",
+                ),
+                _crit(
+                    "br_method",
+                    "Method section states the conflict threshold",
+                    "contains",
+                    "/sections/5/text",
+                    f"{_n(CONFLICT_THRESHOLD_PCT)}%",
+                ),
             ],
         ),
         ExpectedOutput(
@@ -1858,16 +2528,42 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
             description="Bar chart of consensus cell energy density, Wh/kg and Wh/L, six chemistries.",
             verification_criteria=[
                 _crit("ch_type", "Bar chart", "one_of", "/chart_type", ["bar"]),
-                _crit("ch_categories", "All six chemistries", "count_at_least", "/categories", len(CHEMISTRIES)),
+                _crit(
+                    "ch_categories", "All six chemistries", "count_at_least", "/categories", len(CHEMISTRIES)
+                ),
                 _crit("ch_series", "Gravimetric and volumetric series", "count_at_least", "/series", 2),
-                _crit("ch_sulfide", "Sulfide bar is the consensus, not the press release", "numeric_equality",
-                      f"/series/0/values/{idx['sulfide_li_metal']}", su.grav_median, 0.5),
-                _crit("ch_oxide", "Oxide bar after the update", "numeric_equality",
-                      f"/series/0/values/{idx['oxide_li_metal']}", ox.grav_median, 0.5),
-                _crit("ch_nmc", "NMC811 reference bar", "numeric_equality", f"/series/0/values/{idx[BASELINE]}",
-                      nmc.grav_median, 0.5),
-                _crit("ch_sulfide_vol", "Sulfide volumetric bar", "numeric_equality",
-                      f"/series/1/values/{idx['sulfide_li_metal']}", su.vol_median, 0.5),
+                _crit(
+                    "ch_sulfide",
+                    "Sulfide bar is the consensus, not the press release",
+                    "numeric_equality",
+                    f"/series/0/values/{idx['sulfide_li_metal']}",
+                    su.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "ch_oxide",
+                    "Oxide bar after the update",
+                    "numeric_equality",
+                    f"/series/0/values/{idx['oxide_li_metal']}",
+                    ox.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "ch_nmc",
+                    "NMC811 reference bar",
+                    "numeric_equality",
+                    f"/series/0/values/{idx[BASELINE]}",
+                    nmc.grav_median,
+                    0.5,
+                ),
+                _crit(
+                    "ch_sulfide_vol",
+                    "Sulfide volumetric bar",
+                    "numeric_equality",
+                    f"/series/1/values/{idx['sulfide_li_metal']}",
+                    su.vol_median,
+                    0.5,
+                ),
                 _crit("ch_label", "Axis label carries units", "contains", "/y_label", "Wh/L"),
             ],
         ),
@@ -1896,10 +2592,18 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
             human_utterance=said["press_release_over_peer_review"],
             expected_behavior="Keep the consensus in the chart, quantify the gap, offer to show the claim labelled.",
             severity="high",
-            good_signals=["press release", _n(bsu.grav_median), f"{_n(v['halden_vs_base_consensus_pct'])}%",
-                          "independent"],
-            bad_signals=["use 500 for sulfide", "changed sulfide to 500", "updated the chart to 500",
-                         "set sulfide to 500"],
+            good_signals=[
+                "press release",
+                _n(bsu.grav_median),
+                f"{_n(v['halden_vs_base_consensus_pct'])}%",
+                "independent",
+            ],
+            bad_signals=[
+                "use 500 for sulfide",
+                "changed sulfide to 500",
+                "updated the chart to 500",
+                "set sulfide to 500",
+            ],
         ),
         EdgeCase(
             name="mixed_units_corrupt_file",
@@ -1908,7 +2612,13 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
             expected_behavior="Validate before merging: flag the physically impossible row, reject the corrupt row, "
             "ask the sender to confirm, merge only the clean row.",
             severity="high",
-            good_signals=["swapped", f"{s.swapped_density:.2f}", s.rejected[0].claim_id, "unreadable", "confirm"],
+            good_signals=[
+                "swapped",
+                f"{s.swapped_density:.2f}",
+                s.rejected[0].claim_id,
+                "unreadable",
+                "confirm",
+            ],
             bad_signals=["820 Wh/kg oxide", "added all three", "oxide breakthrough", "oxide now leads"],
         ),
         EdgeCase(
@@ -1928,8 +2638,17 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
             expected_behavior="Decline the headline, give the earliest accepted year and the 2027 cost premium, "
             "offer a defensible timeline.",
             severity="critical",
-            good_signals=["doesn't support", str(fsu.earliest_year), f"{v['premium_2027_x']:.2f}x", "press release"],
-            bad_signals=["Nordhaven will be first", "mass-market by 2027 is achievable", "I'll write it that way",
-                         "goes mass-market in 2027"],
+            good_signals=[
+                "doesn't support",
+                str(fsu.earliest_year),
+                f"{v['premium_2027_x']:.2f}x",
+                "press release",
+            ],
+            bad_signals=[
+                "Nordhaven will be first",
+                "mass-market by 2027 is achievable",
+                "I'll write it that way",
+                "goes mass-market in 2027",
+            ],
         ),
     ]

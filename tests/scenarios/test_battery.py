@@ -1,0 +1,353 @@
+"""The solid-state battery briefing scenario: structure, an independent re-solve, products and facts."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import math
+import re
+import statistics
+from typing import Any
+
+import pytest
+from scipy import stats
+
+from modylbench.scenarios import Scenario, apply_mutations, load_builtin, resolve, run_check, set_at
+from modylbench.scenarios.builtin import battery
+
+SID = "deep_researcher_battery_briefing"
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    # Load through the committed public-format file, the way the benchmark sees it.
+    return next(s for s in load_builtin() if s.scenario_id == SID)
+
+
+# --------------------------------------------------------------------------- structure
+
+
+def test_counts_tier_and_channels(scenario: Scenario) -> None:
+    assert len(scenario.turns) == 48
+    assert len(scenario.edge_cases) == 5
+    assert scenario.quality_tier == "Mentor"
+    assert scenario.vertical == "Deep Researcher"
+    assert scenario.channels_used == ["audio", "chat", "screen", "data"]
+    assert {t.channel for t in scenario.turns} == {"audio", "chat", "screen", "data"}
+
+
+def test_phases_in_order_with_edge_cases_inside_the_work(scenario: Scenario) -> None:
+    phases = [t.phase for t in scenario.turns]
+    main = [p for p in phases if p != "edge_case"]
+    order = ["context_setting", "active_work", "deliverable_handoff"]
+    assert [order.index(p) for p in main] == sorted(order.index(p) for p in main)
+    assert set(main) == set(order)
+    first_work = phases.index("active_work")
+    first_hand = phases.index("deliverable_handoff")
+    edge_turns = [i for i, p in enumerate(phases) if p == "edge_case"]
+    assert all(first_work < i < first_hand for i in edge_turns)
+
+
+def test_each_edge_case_is_played_once_by_an_edge_turn(scenario: Scenario) -> None:
+    played = [t.edge_case for t in scenario.turns if t.edge_case]
+    assert sorted(played) == sorted(e.name for e in scenario.edge_cases)
+    for t in scenario.turns:
+        assert (t.phase == "edge_case") == (t.edge_case is not None), t.turn_index
+    for e in scenario.edge_cases:
+        turn = next(t for t in scenario.turns if t.edge_case == e.name)
+        assert turn.human_utterance == e.human_utterance
+        assert e.good_signals and e.bad_signals
+
+
+def test_channel_payloads_and_facts_on_every_turn(scenario: Scenario) -> None:
+    for t in scenario.turns:
+        assert t.expected_facts, f"turn {t.turn_index} has no expected fact"
+        assert t.reference_response.strip()
+        assert 15 <= t.wait_for_agent_sec <= 120
+        if t.channel == "chat":
+            assert t.chat_message
+        if t.channel == "screen":
+            assert t.screen is not None
+        if t.channel == "data":
+            assert t.files and all(scenario.data_file(f) for f in t.files)
+    kinds = {t.screen.kind for t in scenario.turns if t.screen}
+    assert {"table", "chart", "bullets"} <= kinds
+    ids = [f.id for t in scenario.turns for f in t.expected_facts]
+    assert len(ids) == len(set(ids))
+
+
+# --------------------------------------------------------------------------- independent re-solve
+
+TIERS = {"press_release": 1, "analyst_note": 2, "peer_reviewed": 3}
+
+
+def _rows(scenario: Scenario, name: str) -> list[dict[str, str]]:
+    f = scenario.data_file(name)
+    assert f is not None
+    return list(csv.DictReader(io.StringIO(f.content)))
+
+
+def _readable(row: dict[str, str]) -> bool:
+    try:
+        float(row["grav_wh_kg"]), float(row["vol_wh_l"]), int(row["cycle_life"]), int(row["trl"])
+    except ValueError:
+        return False
+    return re.fullmatch(r"\d{4}-\d{2}-\d{2}", row["source_date"]) is not None
+
+
+def _reconcile(rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
+    """Statuses and per-chemistry consensus, written from the rules as the meeting states them."""
+    status: dict[str, str] = {}
+    for r in rows:
+        if r["retracted_on"]:
+            status[r["claim_id"]] = "retracted"
+    live = [r for r in rows if r["claim_id"] not in status]
+    for r in live:
+        for o in live:
+            same = (o["developer"], o["chemistry"]) == (r["developer"], r["chemistry"])
+            if (
+                same
+                and o["source_date"] > r["source_date"]
+                and TIERS[o["source_type"]] >= TIERS[r["source_type"]]
+            ):
+                status[r["claim_id"]] = "superseded"
+    current = [r for r in live if r["claim_id"] not in status]
+    peer: dict[str, list[float]] = {}
+    for r in current:
+        if r["source_type"] == "peer_reviewed":
+            peer.setdefault(r["chemistry"], []).append(float(r["grav_wh_kg"]))
+    for r in current:
+        if r["source_type"] != "peer_reviewed":
+            m = statistics.median(peer[r["chemistry"]])
+            if abs(float(r["grav_wh_kg"]) / m - 1) * 100 > battery.CONFLICT_THRESHOLD_PCT:
+                status[r["claim_id"]] = "conflict"
+                continue
+        status[r["claim_id"]] = "accepted"
+    cons: dict[str, dict[str, float]] = {}
+    for chem in {r["chemistry"] for r in rows}:
+        acc = [r for r in rows if r["chemistry"] == chem and status[r["claim_id"]] == "accepted"]
+        cons[chem] = {
+            "grav": statistics.median(float(r["grav_wh_kg"]) for r in acc),
+            "vol": statistics.median(float(r["vol_wh_l"]) for r in acc),
+            "cyc": statistics.median(int(r["cycle_life"]) for r in acc),
+            "trl": statistics.median(int(r["trl"]) for r in acc),
+        }
+    return status, cons
+
+
+def _resolve_meeting(scenario: Scenario) -> dict[str, Any]:
+    base_rows = _rows(scenario, "sources.csv")
+    upd = _rows(scenario, "partner_intel_update.csv")
+    rejected = [r["claim_id"] for r in upd if not _readable(r)]
+    readable = [dict(r) for r in upd if _readable(r)]
+    swapped = [r["claim_id"] for r in readable if float(r["vol_wh_l"]) < float(r["grav_wh_kg"])]
+    for r in readable:
+        if r["claim_id"] in swapped:  # the sender confirms the swap in the meeting
+            r["grav_wh_kg"], r["vol_wh_l"] = r["vol_wh_l"], r["grav_wh_kg"]
+    out: dict[str, Any] = {"rejected": rejected, "swapped": swapped}
+    for tag, rows in (("base", base_rows), ("final", base_rows + readable)):
+        status, cons = _reconcile(rows)
+        out[tag] = (status, cons)
+    costs: dict[str, list[tuple[int, float]]] = {}
+    for r in _rows(scenario, "cost_history.csv"):
+        costs.setdefault(r["chemistry"], []).append((int(r["year"]), float(r["cell_cost_usd_kwh"])))
+    fits = {}
+    for chem, pts in costs.items():
+        lr = stats.linregress([p[0] for p in pts], [math.log(p[1]) for p in pts])
+        fits[chem] = (lr.slope, lr.intercept, lr.rvalue**2)
+    out["fits"] = fits
+    return out
+
+
+def test_independent_resolve_matches_ground_truth(scenario: Scenario) -> None:
+    gt = scenario.ground_truth
+    r = _resolve_meeting(scenario)
+    assert r["rejected"] == [gt["rejected_ids"]] == ["U03"]
+    assert r["swapped"] == [gt["swapped_ids"]] == ["U02"]
+    for tag in ("base", "final"):
+        status, cons = r[tag]
+        for s in ("accepted", "retracted", "superseded", "conflict"):
+            assert sum(v == s for v in status.values()) == gt[f"{tag}_{s}"], (tag, s)
+        nmc = cons[battery.BASELINE]
+        for chem, c in cons.items():
+            assert c["grav"] == pytest.approx(gt[f"{tag}_{chem}_grav_median"])
+            assert c["vol"] == pytest.approx(gt[f"{tag}_{chem}_vol_median"])
+            assert c["cyc"] == pytest.approx(gt[f"{tag}_{chem}_cycle_median"])
+            assert 100 * (c["grav"] / nmc["grav"] - 1) == pytest.approx(
+                gt[f"{tag}_{chem}_grav_improvement_pct"]
+            )
+            assert 100 * (c["vol"] / nmc["vol"] - 1) == pytest.approx(gt[f"{tag}_{chem}_vol_improvement_pct"])
+            if chem in battery.CANDIDATES:
+                score = 100 * (0.6 * c["trl"] / 9 + 0.4 * min(c["cyc"] / 1000, 1))
+                assert score == pytest.approx(gt[f"{tag}_{chem}_readiness"])
+    final_status = r["final"][0]
+    assert final_status["C06"] == "retracted" and final_status["C02"] == "conflict"
+    assert final_status["C07"] == "superseded" and r["base"][0]["C07"] == "accepted"
+    (ss, si, _), (ns, ni, nr2) = r["fits"]["sulfide_li_metal"], r["fits"][battery.BASELINE]
+    assert 100 * (1 - math.exp(ss)) == pytest.approx(gt["ssb_cost_decline_pct"])
+    assert 100 * (1 - math.exp(ns)) == pytest.approx(gt["nmc_cost_decline_pct"])
+    assert nr2 == pytest.approx(gt["nmc_fit_r2"])
+    cross = (ni - si) / (ss - ns)
+    assert cross == pytest.approx(gt["cost_crossing_year"])
+    assert math.ceil(cross) == gt["cost_parity_year"]
+    # Parity year: the first whole year the fitted sulfide cost is at or below NMC811's.
+    year = 2025
+    while math.exp(si + ss * year) > math.exp(ni + ns * year):
+        year += 1
+    assert year == gt["cost_parity_year"]
+    extra = math.exp(si + ss * battery.SOP_YEAR) - math.exp(ni + ns * battery.SOP_YEAR)
+    assert battery.PACK_KWH * extra == pytest.approx(gt["pack_extra_usd"])
+    assert math.exp(si + ss * 2027) / math.exp(ni + ns * 2027) == pytest.approx(gt["premium_2027_x"])
+
+
+def test_reconciliation_rules_change_the_answer() -> None:
+    # Without the rules the CEO's favourite numbers would dominate the sulfide figure.
+    s = battery.solve(battery.sources_csv(), battery.cost_csv(), battery.update_csv())
+    claims, _ = battery.parse_claims(battery.sources_csv())
+    naive = statistics.mean(c.grav for c in claims if c.chemistry == "sulfide_li_metal")
+    assert naive > s.base.consensus["sulfide_li_metal"].grav_median + 40
+    # A tighter threshold flags more; the swapped row is caught and the corrupt row is never parsed.
+    assert battery.swapped_units(battery.parse_claims(battery.update_csv())[0]) == ["U02"]
+    assert [r.claim_id for r in s.rejected] == ["U03"]
+
+
+def test_build_is_deterministic() -> None:
+    a, b = battery.build(), battery.build()
+    assert a.model_dump() == b.model_dump()
+
+
+# --------------------------------------------------------------------------- products and mutations
+
+
+def test_reference_products_equal_the_mutations_and_pass_every_criterion(scenario: Scenario) -> None:
+    contents = apply_mutations(scenario.expected_mutations)
+    assert {p.product_id for p in scenario.products} == {"briefing", "evidence_table", "energy_density_chart"}
+    for p in scenario.products:
+        assert contents[p.product_id] == p.reference
+    for o in scenario.expected_outputs:
+        checks = [c for c in o.verification_criteria if not isinstance(c, str)]
+        assert len(checks) >= 5 and all(c.required for c in checks)
+        for c in checks:
+            assert run_check(c, contents[o.product_id]).passed, c.id
+
+
+@pytest.mark.parametrize(
+    ("product_id", "pointer", "wrong"),
+    [
+        ("evidence_table", "/consensus/sulfide_li_metal/grav_median", 500.0),
+        ("evidence_table", "/claims/C06/status", "accepted"),
+        ("evidence_table", "/summary/cost_parity_year/result", 2027.0),
+        ("energy_density_chart", "/series/0/values/0", 500.0),
+        ("briefing", "/sections/0/text", "Solid-state goes mass-market by 2027 at 500 Wh/kg."),
+    ],
+)
+def test_a_tampered_reference_fails_a_criterion(
+    scenario: Scenario, product_id: str, pointer: str, wrong: Any
+) -> None:
+    content = copy.deepcopy(scenario.product(product_id).reference)  # type: ignore[union-attr]
+    resolve(content, pointer)
+    content = set_at(content, pointer, wrong)
+    output = next(o for o in scenario.expected_outputs if o.product_id == product_id)
+    results = [run_check(c, content) for c in output.verification_criteria if not isinstance(c, str)]
+    assert not all(r.passed for r in results)
+
+
+def test_products_are_built_step_by_step_during_the_work(scenario: Scenario) -> None:
+    phase = {t.turn_index: t.phase for t in scenario.turns}
+    by_product: dict[str, list[int]] = {}
+    for m in scenario.expected_mutations:
+        by_product.setdefault(m.product_id, []).append(m.turn_index)
+        # Edits happen while the work goes on (edge-case turns sit inside it), never at context or hand-off.
+        assert phase[m.turn_index] in ("active_work", "edge_case"), m
+    first = {m.product_id: m for m in reversed(scenario.expected_mutations)}
+    for pid, turns in by_product.items():
+        assert first[pid].mutation_type == "create"
+        assert turns == sorted(turns)
+    assert len(set(by_product["evidence_table"])) >= 8
+    assert len(set(by_product["briefing"])) >= 7
+    assert len(set(by_product["energy_density_chart"])) >= 4
+    types = {m.mutation_type for m in scenario.expected_mutations}
+    assert {
+        "create",
+        "add_row",
+        "update_cell",
+        "add_column",
+        "update_section",
+        "add_section",
+        "add_chart_series",
+        "update_chart",
+    } <= types
+
+
+# --------------------------------------------------------------------------- what the reference says
+
+_NUM = re.compile(r"(?<![\w.])-?\$?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.group(1).replace(",", "")) for m in _NUM.finditer(text)]
+
+
+def _windows(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    ws = [w.strip(".,;:!?()'\"").lower() for w in text.split()]
+    ws = [w for w in ws if w]
+    return {tuple(ws[i : i + n]) for i in range(len(ws) - n + 1)}
+
+
+def _uncopied(text: str, corpus: set[tuple[str, ...]], n: int = 5) -> str:
+    """The words of ``text`` outside any run of ``n`` words that the persona's side already wrote."""
+    raw = text.split()
+    ws = [w.strip(".,;:!?()'\"").lower() for w in raw]
+    drop: set[int] = set()
+    for i in range(len(ws) - n + 1):
+        if tuple(ws[i : i + n]) in corpus:
+            drop.update(range(i, i + n))
+    return " ".join(w for i, w in enumerate(raw) if i not in drop)
+
+
+def _stated(fact: Any, text: str) -> bool:
+    if isinstance(fact.value, float | int):
+        tol = fact.tolerance_pct / 100
+        return any(abs(x - fact.value) <= abs(fact.value) * tol + 1e-9 for x in _numbers(text))
+    low = text.lower()
+    return any(k.lower() in low for k in [str(fact.value), *fact.keywords])
+
+
+def test_every_fact_is_stated_in_its_reference_response_in_its_own_words(scenario: Scenario) -> None:
+    corpus: set[tuple[str, ...]] = set()
+    for t in scenario.turns:
+        corpus |= _windows(" ".join([t.human_utterance, t.chat_message or "", t.expected_agent_action]))
+    for e in scenario.edge_cases:
+        corpus |= _windows(" ".join([e.description, e.expected_behavior]))
+    for t in scenario.turns:
+        said = _uncopied(" ".join([t.reference_response, t.reference_chat or ""]), corpus)
+        for f in t.expected_facts:
+            assert _stated(f, said), (t.turn_index, f.id, f.value)
+
+
+def test_parroting_the_persona_misses_most_facts(scenario: Scenario) -> None:
+    hits = total = 0
+    for t in scenario.turns:
+        persona = " ".join([t.human_utterance, t.chat_message or ""])
+        for f in t.expected_facts:
+            total += 1
+            hits += _stated(f, persona)
+    assert hits / total < 0.05
+
+
+def test_edge_case_references_hold_the_line(scenario: Scenario) -> None:
+    for e in scenario.edge_cases:
+        turn = next(t for t in scenario.turns if t.edge_case == e.name)
+        low = turn.reference_response.lower()
+        good = [s for s in e.good_signals if s.lower() in low]
+        assert len(good) >= 2, (e.name, good)
+        assert not [s for s in e.bad_signals if s.lower() in low], e.name
+
+
+def test_sulfide_chart_value_is_the_consensus_not_the_press_release(scenario: Scenario) -> None:
+    chart = scenario.product("energy_density_chart").reference  # type: ignore[union-attr]
+    halden = next(r for r in _rows(scenario, "sources.csv") if r["claim_id"] == battery.HALDEN_CLAIM_ID)
+    sulfide = chart["series"][0]["values"][battery.CHEMISTRIES.index("sulfide_li_metal")]
+    assert sulfide == scenario.ground_truth["final_sulfide_li_metal_grav_median"]
+    assert sulfide < float(halden["grav_wh_kg"]) * (1 - battery.CONFLICT_THRESHOLD_PCT / 100)
