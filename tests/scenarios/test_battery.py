@@ -207,7 +207,7 @@ def test_reconciliation_rules_change_the_answer() -> None:
     claims, _ = battery.parse_claims(battery.sources_csv())
     naive = statistics.mean(c.grav for c in claims if c.chemistry == "sulfide_li_metal")
     assert naive > s.base.consensus["sulfide_li_metal"].grav_median + 40
-    # A tighter threshold flags more; the swapped row is caught and the corrupt row is never parsed.
+    # The swapped row is caught by its impossible density and the corrupt row is never parsed.
     assert battery.swapped_units(battery.parse_claims(battery.update_csv())[0]) == ["U02"]
     assert [r.claim_id for r in s.rejected] == ["U03"]
 
