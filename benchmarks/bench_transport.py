@@ -19,9 +19,10 @@ import subprocess
 import sys
 import time
 
+from PIL import Image, ImageDraw
+
 from modylbench.channels import AgentChat, AgentDisconnected, SignalingServer, WallClock
 from modylbench.channels._audio import fallback_speech, frame_dbfs
-from PIL import Image, ImageDraw
 
 logger = logging.getLogger(__name__)
 

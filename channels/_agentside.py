@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from modylbench.channels._audio import AudioSource, fallback_speech
 from modylbench.channels._clock import Clock, ClockTimeout, wait_for
 from modylbench.channels._interface import Playback
@@ -27,7 +29,6 @@ from modylbench.channels._wire import (
     sanitize_name,
     send_file,
 )
-from PIL import Image
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,10 @@ class CaptionReceived:
     text: str
     utterance_id: str
     final: bool
+    start: float | None = None
+    """Meeting time the persona started saying it (harness clock), when known."""
+    end: float | None = None
+    """Meeting time the persona will have finished saying it, when known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +231,10 @@ class AgentSession:
                 self._emit(Hello(now, self.meeting_id, bool(obj.get("captions", True)), obj))
             elif kind == "caption":
                 text, uid = str(obj.get("text", "")), str(obj.get("utterance_id", ""))
-                self._emit(CaptionReceived(now, text, uid, bool(obj.get("final", True))))
+                start, end = obj.get("start"), obj.get("end")
+                self._emit(CaptionReceived(now, text, uid, bool(obj.get("final", True)),
+                                           float(start) if isinstance(start, int | float) else None,
+                                           float(end) if isinstance(end, int | float) else None))
             elif kind == "turn_start":
                 self.turn_index = int(obj.get("turn_index", 0))
                 self._emit(TurnStarted(now, self.turn_index, str(obj.get("phase", ""))))

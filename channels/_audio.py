@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
+
 from modylbench.channels._interface import FRAME_BYTES, FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, Playback
 
 logger = logging.getLogger(__name__)

@@ -8,13 +8,14 @@ import logging
 from collections.abc import Callable
 from typing import Literal
 
+from PIL import Image
+
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._harness import LinkBase
 from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
 from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, PROTOCOL_VERSION, dumps
-from PIL import Image
 
 logger = logging.getLogger(__name__)
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from modylbench.channels._clock import Clock
     from PIL import Image
+
+    from modylbench.channels._clock import Clock
 
 logger = logging.getLogger(__name__)
 

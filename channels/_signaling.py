@@ -14,6 +14,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiortc import RTCDataChannel, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamTrack
+from PIL import Image
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
 from modylbench.channels._clock import Clock, ClockTimeout, WallClock, wait_for
 from modylbench.channels._harness import LinkBase
 from modylbench.channels._interface import LinkOptions, MeetingEnd
@@ -28,10 +33,6 @@ from modylbench.channels._webrtc import (
     sdp_summary,
 )
 from modylbench.channels._wire import CHANNEL_LABELS, PROTOCOL_VERSION, dumps
-from PIL import Image
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
 
 logger = logging.getLogger(__name__)
 

@@ -10,6 +10,9 @@ from collections.abc import Awaitable, Callable
 
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamTrack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._clock import Clock, WallClock, wait_for
 from modylbench.channels._webrtc import (
@@ -21,8 +24,6 @@ from modylbench.channels._webrtc import (
     rtc_configuration,
 )
 from modylbench.channels._wire import CHANNEL_LABELS
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
 logger = logging.getLogger(__name__)
 

@@ -6,6 +6,8 @@ import asyncio
 import hashlib
 import json
 
+from PIL import Image
+
 from modylbench.agents import (
     AudioReceived,
     CaptionReceived,
@@ -35,7 +37,6 @@ from modylbench.channels import (
 )
 from modylbench.channels._audio import fallback_speech
 from modylbench.channels._wire import SYNC_UPDATE, encode_sync
-from PIL import Image
 
 
 async def test_full_meeting_over_inproc() -> None:

@@ -9,6 +9,9 @@ import json
 
 import pytest
 import websockets
+from PIL import Image
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
 from modylbench.agents import (
     AudioReceived,
     CaptionReceived,
@@ -33,8 +36,6 @@ from modylbench.channels import (
 )
 from modylbench.channels._audio import fallback_speech, frame_dbfs
 from modylbench.channels._wire import SYNC_STEP1, encode_sync
-from PIL import Image
-from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 pytestmark = pytest.mark.timeout(60)
 
