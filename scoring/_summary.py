@@ -33,28 +33,25 @@ def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
         models.add_row(agg.model_id, str(agg.runs), _f(agg.mean_score), agg.tier or "—", pk or "—")
     console.print(models)
     runs = Table(title_justify="left")
-    for col, just in (
-        ("scenario", "left"),
-        ("model", "left"),
-        ("trial", "right"),
-        ("journey", "right"),
-        ("destination", "right"),
-        ("score", "right"),
-        ("tier", "left"),
-        ("flags", "left"),
-    ):
-        runs.add_column(col, justify=just)  # type: ignore[arg-type]
+    # Numbers never wrap; long ids give way first on a narrow terminal.
+    runs.add_column("scenario", no_wrap=True, overflow="ellipsis", max_width=36)
+    runs.add_column("model", no_wrap=True, overflow="ellipsis", max_width=20)
+    runs.add_column("score", justify="right", no_wrap=True, min_width=5)
+    runs.add_column("tier", no_wrap=True)
+    for col in ("journey", "dest.", "trial"):
+        runs.add_column(col, justify="right", no_wrap=True, min_width=len(col))
+    runs.add_column("flags")
     for s in scorecard.scenarios:
         capped = sum(1 for t in s.turns if t.capped) + sum(1 for p in s.products if p.capped)
         flags = list(s.flags) + ([f"{capped} capped"] if capped else [])
         runs.add_row(
             s.scenario_id,
             s.model_id,
-            str(s.trial),
-            _f(s.journey),
-            _f(s.destination),
             _f(s.modylbench_score),
             s.tier or "—",
+            _f(s.journey),
+            _f(s.destination),
+            str(s.trial),
             ", ".join(flags),
         )
     console.print(runs)
