@@ -136,9 +136,9 @@ def item_inputs(item: Item) -> dict[str, Any]:
             "output_type": e.output_type,
             "description": e.description,
             "criteria": [c if isinstance(c, str) else c.description for c in e.verification_criteria],
-            "programmatic_checks": [
-                {"id": c.criterion_id, "passed": c.passed, "check": c.reason} for c in item.checks
-            ],
+            # Ids and outcomes only: a check's reason quotes the agent's content, which must stay
+            # inside the delimiters.
+            "programmatic_checks": [{"id": c.criterion_id, "passed": c.passed} for c in item.checks],
             "reference": None if item.spec is None else item.spec.reference,
             "agent": {
                 "product": None

@@ -37,6 +37,17 @@ class Script:
     default: Answer | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    in_flight: int = 0
+    max_in_flight: int = 0
+
+    def enter(self) -> None:
+        with self.lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def leave(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
 
     def next(self, body: dict[str, Any]) -> Answer:
         with self.lock:
@@ -82,9 +93,13 @@ def openai_server(script: Script) -> Iterator[str]:
                 self.send_response(404)
                 self.end_headers()
                 return
-            a = script.next(body)
-            if a.delay_s:
-                time.sleep(a.delay_s)  # the server plays a slow model; the client's timeout is under test
+            script.enter()
+            try:
+                a = script.next(body)
+                if a.delay_s:
+                    time.sleep(a.delay_s)  # the server plays a slow model
+            finally:
+                script.leave()
             payload = (
                 a.raw_body
                 if a.raw_body is not None
