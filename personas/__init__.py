@@ -1,1 +1,22 @@
-"""modylbench.personas — see DESIGN.md."""
+"""The human side of the meeting: the scripted persona, speech synthesis and slide rendering."""
+
+from modylbench.personas._persona import AgentActivity, PersonaOptions, ScriptedPersona
+from modylbench.personas._slides import render_slide
+from modylbench.personas._speech import (
+    CachedEngine,
+    EspeakEngine,
+    OpenAISpeechEngine,
+    SpeechEngine,
+    SpeechError,
+    default_cache_dir,
+    make_engine,
+    read_wav_mono,
+    resample_s16,
+    wav_bytes,
+)
+
+__all__ = [
+    "AgentActivity", "CachedEngine", "EspeakEngine", "OpenAISpeechEngine", "PersonaOptions", "ScriptedPersona",
+    "SpeechEngine", "SpeechError", "default_cache_dir", "make_engine", "read_wav_mono", "render_slide",
+    "resample_s16", "wav_bytes",
+]

@@ -469,6 +469,23 @@ class Scenario(_Model):
                 return e
         return None
 
+    def first_turns(self, n: int) -> Scenario:
+        """The meeting cut after its first ``n`` turns: what a ``--turns N`` slice is scored against.
+
+        Edge cases and expected edits outside the slice are dropped, and so are the deliverables,
+        which are not due before the hand-off: a slice is scored on its journey alone.
+        """
+        if n >= len(self.turns):
+            return self
+        turns = self.turns[:n]
+        played = {t.edge_case for t in turns if t.edge_case} | {t.human_utterance.strip() for t in turns}
+        return self.model_copy(update={
+            "turns": turns,
+            "edge_cases": [e for e in self.edge_cases if e.name in played or e.human_utterance.strip() in played],
+            "expected_mutations": [m for m in self.expected_mutations if m.turn_index < n],
+            "expected_outputs": [],
+        })
+
     def data_file(self, name: str) -> DataFile | None:
         """The data file with this name, if any."""
         for f in self.data_files:

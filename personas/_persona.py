@@ -1,0 +1,223 @@
+"""The scripted persona: plays a scenario's turns on their channels and decides when the agent's turn is over.
+
+It speaks (audio track, with captions), posts chat, switches the screen share, pushes files, then waits
+for the agent: its ``done`` signal, or silence for ``silence_gap`` after it has spoken, or the turn's
+``wait_for_agent_sec`` budget. Edge-case turns with ``barge_in_after_sec`` cut the agent off. Everything
+it does is reported through ``emit`` as session-record events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from modylbench.channels import Caption, Clock, LinkOptions, MeetingLink, TurnEndMarker, TurnStartMarker
+from modylbench.personas._slides import render_slide
+from modylbench.personas._speech import SpeechEngine, wav_bytes
+from modylbench.record import (
+    Attachment,
+    ChatMessage,
+    FileTransfer,
+    Interruption,
+    PersonaUtterance,
+    ScreenFrame,
+    TurnEnd,
+    TurnStart,
+)
+from modylbench.scenarios import Scenario, Turn
+
+logger = logging.getLogger(__name__)
+
+Emit = Callable[[Any], None]
+Attach = Callable[[bytes, str], Attachment]
+
+
+@dataclass
+class AgentActivity:
+    """What the agent is doing right now, kept current by the session's event pump."""
+
+    turn_index: int | None = None
+    speaking_since: float | None = None
+    last_voice_end: float | None = None
+    onsets: list[float] = field(default_factory=list)
+    spoke_this_turn: bool = False
+    acted_this_turn: bool = False
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    gone: bool = False
+
+    def new_turn(self, index: int) -> None:
+        """Reset per-turn state when the persona opens a turn."""
+        self.turn_index = index
+        self.spoke_this_turn = self.acted_this_turn = False
+        self.last_voice_end = None
+        self.done = asyncio.Event()
+        self.poke()
+
+    def poke(self) -> None:
+        """Wake anyone waiting for a change."""
+        self.changed.set()
+
+
+@dataclass
+class PersonaOptions:
+    """Turn-taking knobs."""
+
+    silence_gap: float = 1.2
+    """Agent silence (s) after it has spoken that ends its turn."""
+    done_grace: float = 1.5
+    """After the agent's done signal, how long (s) to wait for its voice to be detected as ended."""
+
+
+class ScriptedPersona:
+    """Plays one scenario over a ``MeetingLink``."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        link: MeetingLink,
+        clock: Clock,
+        speech: SpeechEngine,
+        emit: Emit,
+        attach: Attach,
+        activity: AgentActivity,
+        options: PersonaOptions | None = None,
+    ):
+        self.scenario = scenario
+        self.link = link
+        self.clock = clock
+        self.speech = speech
+        self.emit = emit
+        self.attach = attach
+        self.activity = activity
+        self.options = options or PersonaOptions()
+        self._audio: dict[int, bytes] = {}
+        self._current_slide: str | None = None
+        link_options: LinkOptions = getattr(link, "options", LinkOptions())
+        self.screen_size = link_options.screen_size
+
+    def prepare(self, turns: list[Turn]) -> None:
+        """Synthesise every utterance before the meeting clock starts (the disk cache makes reruns free)."""
+        for t in turns:
+            self._audio[t.turn_index] = self.speech.synthesize(t.human_utterance)
+
+    def _common(self, turn: Turn) -> dict[str, Any]:
+        return {"wall_time": self.clock.wall_time(), "meeting_time": self.clock.now(), "turn_index": turn.turn_index}
+
+    async def play_turn(self, turn: Turn) -> str:
+        """Play one turn and wait for the agent; returns why the turn ended."""
+        self.activity.new_turn(turn.turn_index)
+        self.emit(TurnStart(**self._common(turn), phase=turn.phase, channel=turn.channel))
+        await self.link.send_control(TurnStartMarker(turn.turn_index, turn.phase))
+        if turn.screen is not None and turn.screen.slide_id != self._current_slide:
+            image = render_slide(turn.screen, self.screen_size)
+            await self.link.show(image)
+            buf = io.BytesIO()
+            image.save(buf, format="PNG")
+            self._current_slide = turn.screen.slide_id
+            self.emit(ScreenFrame(**self._common(turn), slide_id=turn.screen.slide_id, title=turn.screen.title,
+                                  image=self.attach(buf.getvalue(), "image/png")))
+        if turn.chat_message:
+            await self.link.send_chat(turn.chat_message)
+            self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message))
+        await self._speak(turn)
+        for name in turn.files:
+            await self._push(turn, name)
+        reason = await self._wait_for_agent(turn)
+        self.emit(TurnEnd(**self._common(turn), reason=reason))  # type: ignore[arg-type]
+        await self.link.send_control(TurnEndMarker(turn.turn_index, reason))
+        return reason
+
+    async def _speak(self, turn: Turn) -> None:
+        pcm = self._audio.get(turn.turn_index)
+        if pcm is None:
+            pcm = self.speech.synthesize(turn.human_utterance)
+        playback = await self.link.play(pcm)
+        start = await playback.started
+        captioned = await self.link.send_control(
+            Caption(turn.human_utterance, f"u{turn.turn_index}", start, start + playback.duration)
+        )
+        end = await playback.ended
+        if any(start < t < end for t in self.activity.onsets):
+            self.emit(Interruption(**self._common(turn), by="agent", kind="overlap"))
+        self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,
+                                   audio=self.attach(wav_bytes(pcm), "audio/wav"), captioned=captioned))
+
+    async def _push(self, turn: Turn, name: str) -> None:
+        f = self.scenario.data_file(name)
+        if f is None:  # validated at load time; guard anyway
+            return
+        data = f.content.encode("utf-8")
+        outcome = await self.link.push_file(f.name, data, f.media_type)
+        self.emit(FileTransfer(
+            **self._common(turn), direction="to_agent", file_id=outcome.file_id, name=outcome.name,
+            media_type=outcome.media_type, size=outcome.size, sha256=outcome.sha256, ok=outcome.ok,
+            reason=outcome.reason, attachment=self.attach(data, f.media_type) if outcome.ok else None,
+        ))
+
+    async def _wait_for_agent(self, turn: Turn) -> str:
+        act = self.activity
+        deadline = self.clock.now() + turn.wait_for_agent_sec
+        barge_at: float | None = None
+        done_at: float | None = None
+        while True:
+            now = self.clock.now()
+            if act.gone:
+                return "meeting_end"
+            if act.done.is_set():
+                # The agent's last words may still be in flight (voice detection ends a segment a few
+                # hundred ms after the last sample): let them land, briefly, before taking the floor.
+                if act.speaking_since is None:
+                    return "agent_done"
+                if done_at is None:
+                    done_at = now
+                if now >= done_at + self.options.done_grace:
+                    return "agent_done"
+            if turn.barge_in_after_sec is not None and act.speaking_since is not None:
+                barge_at = act.speaking_since + turn.barge_in_after_sec
+                if now >= barge_at:
+                    self.emit(Interruption(**self._common(turn), by="persona", kind="barge_in"))
+                    return "barge_in"
+            if act.spoke_this_turn and act.speaking_since is None and act.last_voice_end is not None:
+                if now >= act.last_voice_end + self.options.silence_gap:
+                    return "silence"
+            if act.acted_this_turn and not act.spoke_this_turn and act.speaking_since is None:
+                # A chat- or doc-only answer: once it has been quiet for the gap, move on.
+                if await self._quiet_for(self.options.silence_gap):
+                    return "silence"
+                continue
+            if now >= deadline:
+                return "budget"
+            wake = deadline
+            if act.spoke_this_turn and act.last_voice_end is not None and act.speaking_since is None:
+                wake = min(wake, act.last_voice_end + self.options.silence_gap)
+            if barge_at is not None:
+                wake = min(wake, barge_at)
+            if done_at is not None:
+                wake = min(wake, done_at + self.options.done_grace)
+            # Never a zero-length wait: on a virtual clock that would spin without time moving.
+            await self._wait_change(max(0.02, wake - now))
+
+    async def _wait_change(self, timeout: float) -> None:
+        act = self.activity
+        act.changed.clear()
+        waiter = asyncio.ensure_future(act.changed.wait())
+        sleeper = asyncio.ensure_future(self.clock.sleep(timeout))
+        try:
+            await asyncio.wait({waiter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (waiter, sleeper):
+                task.cancel()
+            await asyncio.gather(waiter, sleeper, return_exceptions=True)
+
+    async def _quiet_for(self, gap: float) -> bool:
+        """True when nothing changed for ``gap`` seconds (the agent went quiet after acting)."""
+        act = self.activity
+        act.changed.clear()
+        start = self.clock.now()
+        await self._wait_change(gap)
+        return not act.changed.is_set() and self.clock.now() >= start + gap and not act.done.is_set()

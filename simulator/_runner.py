@@ -1,0 +1,184 @@
+"""Building and running sessions: resolve names, wire transport + agent + persona, record, score.
+
+Layers (tau2-style): ``run_meeting`` (in ``_session``) runs one built session and knows nothing of
+names or files; this module builds sessions from names and scores their records; ``sweep`` adds
+concurrency and resume on top.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from modylbench.agents._client import join, join_inprocess
+from modylbench.agents._reference import ReferenceAgent, make_agent
+from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
+from modylbench.channels._clock import Clock
+from modylbench.personas import SpeechEngine, default_cache_dir, make_engine
+from modylbench.record import SessionStart, read_record
+from modylbench.record._derive import derive_responses
+from modylbench.scenarios import Scenario
+from modylbench.simulator._errors import UserError
+from modylbench.simulator._session import MANIFEST, MeetingOptions, MeetingResult, run_meeting
+
+logger = logging.getLogger(__name__)
+
+SCORECARD = "scorecard.json"
+RESPONSES = "responses.jsonl"
+AGENT_VOICE = "en-us+m3"
+
+
+class ScaledClock:
+    """Wall time running ``speed`` times faster: ``--speed X`` over the in-process transport."""
+
+    def __init__(self, speed: float):
+        if speed <= 0:
+            raise ValueError("speed must be positive")
+        self.speed = speed
+        self._t0 = time.monotonic()
+        self._wall0 = time.time()
+
+    def now(self) -> float:
+        return (time.monotonic() - self._t0) * self.speed
+
+    def wall_time(self) -> float:
+        return self._wall0 + self.now()
+
+    async def sleep(self, delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay) / self.speed)
+
+    async def sleep_until(self, when: float) -> None:
+        while (remaining := when - self.now()) > 0:
+            await asyncio.sleep(remaining / self.speed)
+
+
+@dataclass
+class RunSpec:
+    """Everything needed to run one session."""
+
+    scenario: Scenario
+    agent: str
+    folder: Path
+    transport: str = "inproc"
+    turns: int | None = None
+    speed: float | None = None
+    judges: tuple[str, ...] = ("offline",)
+    captions: bool = True
+    speech: str = "espeak"
+    screen_fps: float = 2.0
+
+
+def speech_engines(spec: RunSpec) -> tuple[SpeechEngine, SpeechEngine]:
+    """(persona engine, agent engine), both cached on disk."""
+    persona_cfg = spec.scenario.human_persona
+    voice = getattr(getattr(persona_cfg, "voice", None), "engine_voice", None) if spec.speech == "espeak" else None
+    wpm = getattr(getattr(persona_cfg, "voice", None), "words_per_minute", 175)
+    cache = default_cache_dir()
+    persona = make_engine(spec.speech, voice, wpm, cache_dir=cache)
+    agent = make_engine("espeak", AGENT_VOICE, 185, cache_dir=cache)
+    return persona, agent
+
+
+def _agent(spec: RunSpec) -> ReferenceAgent:
+    try:
+        return make_agent(spec.agent, spec.scenario)
+    except KeyError:
+        from modylbench.agents._reference import AGENTS
+
+        raise UserError(f"unknown agent {spec.agent!r}; built-in agents: {', '.join(sorted(AGENTS))} "
+                        "(or llm/MODEL[@BASE_URL])") from None
+
+
+async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None) -> MeetingResult:
+    """Run one session with a built-in agent over the chosen transport; records into ``spec.folder``."""
+    persona_speech, agent_speech = speech_engines(spec)
+    agent = _agent(spec)
+    options = LinkOptions(captions=spec.captions, screen_fps=spec.screen_fps)
+    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges),
+                           extra_manifest={"agent_kind": "builtin", "speed": spec.speed})
+    if spec.turns:
+        os.environ["MODYLBENCH_TURNS_PLANNED"] = str(min(spec.turns, len(spec.scenario.turns)))
+    else:
+        os.environ.pop("MODYLBENCH_TURNS_PLANNED", None)
+    if spec.transport == "inproc":
+        clock: Clock = ScaledClock(spec.speed) if spec.speed else VirtualClock()
+        link = InProcessMeeting(clock, options)
+        if on_link:
+            on_link(link)
+
+        async def agent_side() -> None:
+            client = await join_inprocess(link, synthesize=agent_speech.synthesize)
+            await agent.run(client)
+
+        return await _together(run_meeting(link, spec.scenario, spec.agent, spec.folder, clock, persona_speech, mopts),
+                               agent_side())
+    if spec.transport == "webrtc":
+        wall = WallClock()
+        async with SignalingServer() as server:
+            meeting = server.create_meeting(wall, options)
+            if on_link:
+                on_link(meeting)
+
+            async def agent_side_rtc() -> None:
+                client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize)
+                await agent.run(client)
+
+            return await _together(
+                run_meeting(meeting, spec.scenario, spec.agent, spec.folder, wall, persona_speech, mopts),
+                agent_side_rtc())
+    raise UserError(f"unknown transport {spec.transport!r} (webrtc or inproc)")
+
+
+async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -> MeetingResult:
+    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect."""
+    agent_task = asyncio.ensure_future(agent)
+    try:
+        result = await meeting
+    finally:
+        if not agent_task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(agent_task), timeout=10)
+            except (TimeoutError, asyncio.TimeoutError):
+                agent_task.cancel()
+        results = await asyncio.gather(agent_task, return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
+                logger.warning("agent task ended with %r", r)
+    return result
+
+
+def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str], *, write: bool = True,
+                  output: Path | None = None) -> Any:
+    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json."""
+    from modylbench.scoring import make_judges, score, write_scorecard
+
+    read = read_record(folder)
+    responses = derive_responses(read.events)
+    scenario = scenarios.get(responses.scenario_id)
+    if scenario is None:
+        raise UserError(f"{folder}: scenario {responses.scenario_id!r} is not known; pass --scenarios")
+    if responses.termination_reason is None:
+        responses.termination_reason = "interrupted"  # the record was cut before the meeting ended
+    start = next(e for e in read.events if isinstance(e, SessionStart))
+    scenario = scenario.first_turns(start.turns_planned)
+    scorecard = score([responses], {scenario.scenario_id: scenario}, make_judges(judges))
+    if write:
+        (folder / RESPONSES).write_text(responses.model_dump_json() + "\n", encoding="utf-8")
+        write_scorecard(scorecard, output or (folder / SCORECARD))
+    return scorecard
+
+
+def session_complete(folder: Path) -> bool:
+    """A finished, scored session (what a resumed sweep skips)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return bool(manifest.get("complete")) and (folder / SCORECARD).exists()

@@ -1,0 +1,429 @@
+"""Running one built meeting: the persona plays the scenario over a ``MeetingLink`` while everything is recorded.
+
+``run_meeting`` is pure orchestration: it takes a connected-or-connecting link, a scenario, a clock and a
+speech engine, and writes the session folder (hash-chained record, attachments, stereo WAV, manifest).
+Resolving names, starting servers and scoring happen in the layers above (``_runner.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import traceback
+import wave
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from modylbench.channels import (
+    AgentAudio,
+    AgentChat,
+    AgentDisconnected,
+    AgentDocMessage,
+    AgentDoneSignal,
+    AgentFile,
+    AgentSpeechOffset,
+    AgentSpeechOnset,
+    AgentTranscript,
+    Clock,
+    MeetingLink,
+    ProtocolFault,
+)
+from modylbench.channels._shareddoc import SYNC_UPDATE, DocMessageError, SharedDocument, sync_message
+from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
+from modylbench.record import (
+    AgentDone,
+    AgentSpeech,
+    Attachment,
+    ChatMessage,
+    Disconnect,
+    DocSnapshot,
+    DocUpdate,
+    DocUpdateRejected,
+    ErrorEvent,
+    FileTransfer,
+    RecordWriter,
+    SessionEnd,
+    SessionStart,
+)
+from modylbench.scenarios import Scenario, to_public
+
+logger = logging.getLogger(__name__)
+
+RECORDING_RATE = 16_000
+"""Sample rate of the stereo recording (speech band; keeps a full meeting's WAV ~4 MB a minute)."""
+MANIFEST = "manifest.json"
+RECORDING = "recording.wav"
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 of the scenario's canonical public JSON."""
+    return hashlib.sha256(json.dumps(to_public(scenario), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def git_commit() -> str | None:
+    """The code's git commit, when it runs from a checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+class SessionRecorder:
+    """Writes one session folder as the meeting happens."""
+
+    def __init__(self, folder: Path, clock: Clock, snapshot_every: int = 500):
+        self.folder = folder
+        self.clock = clock
+        self.writer = RecordWriter(folder)
+        self.turn_index: int | None = None
+        self.snapshot_every = snapshot_every
+        self.doc_updates = 0
+        self.persona_audio: list[tuple[float, bytes]] = []
+        self.agent_audio: list[tuple[float, bytes]] = []
+        self.doc: SharedDocument | None = None
+
+    def common(self) -> dict[str, Any]:
+        """wall_time, meeting_time and turn_index for a new event."""
+        return {"wall_time": self.clock.wall_time(), "meeting_time": self.clock.now(), "turn_index": self.turn_index}
+
+    def emit(self, event: Any) -> None:
+        """Append an event (the persona's events carry their own turn)."""
+        if getattr(event, "event", "") == "turn_start":
+            self.turn_index = event.turn_index
+        self.writer.append(event)
+
+    def attach(self, data: bytes, media_type: str) -> Attachment:
+        """Store bytes as an attachment."""
+        return self.writer.attach(data, media_type)
+
+    def doc_update(self, origin: str, update: bytes) -> None:
+        """Record an applied doc update; every ``snapshot_every`` updates store a full snapshot too."""
+        self.writer.append(DocUpdate(**self.common(), origin=origin,  # type: ignore[arg-type]
+                                     update=base64.b64encode(update).decode(), size=len(update)))
+        self.doc_updates += 1
+        if self.doc is not None and self.doc_updates % self.snapshot_every == 0:
+            self.snapshot()
+
+    def snapshot(self) -> None:
+        """Store the whole document state."""
+        if self.doc is not None:
+            self.writer.append(DocSnapshot(**self.common(), state=base64.b64encode(self.doc.full_state()).decode(),
+                                           updates_so_far=self.doc_updates))
+
+    def write_recording(self) -> Path:
+        """Stereo WAV, persona left and agent right, aligned on the meeting clock (streamed, bounded memory)."""
+        path = self.folder / RECORDING
+        step = 48_000 // RECORDING_RATE
+
+        def down(pcm: bytes) -> np.ndarray:
+            a = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], dtype=np.int16)
+            n = len(a) // step * step
+            return a[:n].reshape(-1, step).mean(axis=1).astype(np.int16) if n else np.zeros(0, np.int16)
+
+        tracks = [sorted(self.persona_audio, key=lambda x: x[0]), sorted(self.agent_audio, key=lambda x: x[0])]
+        end = 0.0
+        for tr in tracks:
+            for t, pcm in tr:
+                end = max(end, t + len(pcm) / 2 / 48_000)
+        total = int(end * RECORDING_RATE) + 1
+        block = RECORDING_RATE * 10
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(2)
+            w.setsampwidth(2)
+            w.setframerate(RECORDING_RATE)
+            cursors = [0, 0]
+            for b0 in range(0, total, block):
+                b1 = min(total, b0 + block)
+                out = np.zeros((b1 - b0, 2), dtype=np.int32)
+                for ch, tr in enumerate(tracks):
+                    i = cursors[ch]
+                    while i < len(tr) and int(tr[i][0] * RECORDING_RATE) + len(tr[i][1]) // 2 // step < b0:
+                        i += 1
+                    cursors[ch] = i
+                    j = i
+                    while j < len(tr) and int(tr[j][0] * RECORDING_RATE) < b1:
+                        s0 = int(tr[j][0] * RECORDING_RATE)
+                        seg = down(tr[j][1])
+                        lo, hi = max(s0, b0), min(s0 + len(seg), b1)
+                        if hi > lo:
+                            out[lo - b0 : hi - b0, ch] += seg[lo - s0 : hi - s0]
+                        j += 1
+                w.writeframes(np.clip(out, -32768, 32767).astype("<i2").tobytes())
+        return path
+
+
+@dataclass
+class MeetingResult:
+    """How a meeting ended and where it was recorded."""
+
+    folder: Path
+    termination_reason: str
+    turns_played: int
+    detail: str = ""
+    media: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MeetingOptions:
+    """Knobs of one meeting."""
+
+    turns: int | None = None
+    """Play only the first N turns."""
+    persona: PersonaOptions = field(default_factory=PersonaOptions)
+    snapshot_every: int = 500
+    judges: list[str] = field(default_factory=lambda: ["offline"])
+    extra_manifest: dict[str, Any] = field(default_factory=dict)
+
+
+class _Pump:
+    """Consumes the agent's events: records them and keeps ``AgentActivity`` current."""
+
+    def __init__(self, link: MeetingLink, rec: SessionRecorder, doc: SharedDocument, act: AgentActivity):
+        self.link, self.rec, self.doc, self.act = link, rec, doc, act
+        self.pending_transcripts: list[tuple[float, str]] = []
+        self.disconnect_reason: str | None = None
+
+    async def run(self) -> None:
+        async for ev in self.link.events():
+            try:
+                await self.handle(ev)
+            except Exception as exc:  # noqa: BLE001 - never let one event end the meeting
+                logger.exception("failed to handle agent event %r", type(ev).__name__)
+                self.rec.emit(ErrorEvent(**self.rec.common(), source="infrastructure", kind="event_handling",
+                                         message=f"{type(ev).__name__}: {exc}", traceback=traceback.format_exc()))
+            if isinstance(ev, AgentDisconnected):
+                return
+
+    def flush_transcripts(self) -> None:
+        """Text the agent said it spoke but no voice was detected for (text-only agents)."""
+        if self.pending_transcripts:
+            t = self.pending_transcripts[0][0]
+            text = " ".join(x for _, x in self.pending_transcripts)
+            self.pending_transcripts = []
+            self.rec.emit(AgentSpeech(**self.rec.common(), onset=t, offset=t, transcript=text))
+
+    async def handle(self, ev: Any) -> None:
+        rec, act = self.rec, self.act
+        if isinstance(ev, AgentAudio):
+            rec.agent_audio.append((ev.time, ev.pcm))
+            return
+        if isinstance(ev, AgentSpeechOnset):
+            act.speaking_since = ev.time
+            act.spoke_this_turn = True
+            act.onsets.append(ev.time)
+        elif isinstance(ev, AgentSpeechOffset):
+            act.speaking_since = None
+            act.last_voice_end = ev.time
+            text = " ".join(x for _, x in self.pending_transcripts) or None
+            self.pending_transcripts = []
+            rec.emit(AgentSpeech(**rec.common(), onset=ev.onset, offset=ev.time, transcript=text))
+        elif isinstance(ev, AgentTranscript):
+            self.pending_transcripts.append((ev.time, ev.text))
+            act.acted_this_turn = True
+        elif isinstance(ev, AgentChat):
+            rec.emit(ChatMessage(**rec.common(), sender="agent", text=ev.text))
+            act.acted_this_turn = True
+        elif isinstance(ev, AgentFile):
+            rec.emit(FileTransfer(
+                **rec.common(), direction="from_agent", file_id=ev.file_id, name=ev.name, media_type=ev.media_type,
+                size=ev.size, sha256=ev.sha256, ok=ev.ok, reason=ev.reason,
+                attachment=rec.attach(ev.data, ev.media_type) if ev.ok else None,
+            ))
+            act.acted_this_turn = True
+        elif isinstance(ev, AgentDocMessage):
+            try:
+                result = self.doc.handle_message("agent", ev.data)
+            except DocMessageError as exc:
+                rec.emit(DocUpdateRejected(**rec.common(), origin="agent", size=len(ev.data), reason=str(exc)))
+            else:
+                for reply in result.replies:
+                    await self.link.send_doc(reply)
+                if result.applied:
+                    act.acted_this_turn = True
+        elif isinstance(ev, AgentDoneSignal):
+            rec.emit(AgentDone(**rec.common()))
+            act.done.set()
+        elif isinstance(ev, ProtocolFault):
+            rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message))
+        elif isinstance(ev, AgentDisconnected):
+            self.flush_transcripts()
+            self.disconnect_reason = ev.reason
+            rec.emit(Disconnect(**rec.common(), participant="agent", reason=ev.reason))
+            act.gone = True
+        act.poke()
+
+
+async def run_meeting(
+    link: MeetingLink,
+    scenario: Scenario,
+    agent_name: str,
+    folder: Path,
+    clock: Clock,
+    speech: SpeechEngine,
+    options: MeetingOptions | None = None,
+) -> MeetingResult:
+    """Play ``scenario`` over ``link`` and record it in ``folder``. Never raises for agent misbehaviour."""
+    opts = options or MeetingOptions()
+    folder.mkdir(parents=True, exist_ok=True)
+    turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
+    rec = SessionRecorder(folder, clock, opts.snapshot_every)
+    manifest: dict[str, Any] = {
+        "modylbench_version": _version(),
+        "scenario_id": scenario.scenario_id,
+        "scenario_hash": scenario_hash(scenario),
+        "agent": agent_name,
+        "transport": link.transport,
+        "judges": opts.judges,
+        "seeds": {"scenario": scenario.seed},
+        "git_commit": git_commit(),
+        "speech": {"engine": speech.name, "voice": speech.voice},
+        "turns_planned": len(turns),
+        "started_wall_time": clock.wall_time(),
+        "complete": False,
+        **opts.extra_manifest,
+    }
+    _write_manifest(folder, manifest)
+    act = AgentActivity()
+    outgoing: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def on_update(origin: str, update: bytes) -> None:
+        rec.doc_update(origin, update)
+        if origin != "agent":
+            outgoing.put_nowait(sync_message(SYNC_UPDATE, update))
+
+    doc = SharedDocument(on_update=on_update)
+    rec.doc = doc
+    persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona)
+    persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
+    pump = _Pump(link, rec, doc, act)
+    reason, detail, played = "completed", "", 0
+    rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
+                          agent=agent_name, transport=link.transport, turns_planned=len(turns)))
+
+    async def forward() -> None:
+        while True:
+            msg = await outgoing.get()
+            await link.send_doc(msg)
+
+    try:
+        await link.wait_connected()
+    except (TimeoutError, ConnectionError) as exc:
+        rec.emit(ErrorEvent(**rec.common(), source="agent", kind="connect", message=str(exc)))
+        return _finish(rec, link, manifest, "agent_disconnected", str(exc), 0, pump)
+    pump_task = asyncio.ensure_future(pump.run())
+    forward_task = asyncio.ensure_future(forward())
+    try:
+        await link.send_doc(doc.step1())
+        deadline = clock.now() + scenario.timeout_minutes * 60
+        for turn in turns:
+            if act.gone:
+                reason, detail = "agent_disconnected", pump.disconnect_reason or ""
+                break
+            if clock.now() > deadline:
+                reason, detail = "timeout", f"meeting exceeded {scenario.timeout_minutes} minutes"
+                break
+            try:
+                await persona.play_turn(turn)
+            except Exception as exc:  # noqa: BLE001 - the persona's fault, never the agent's
+                if act.gone:
+                    reason, detail = "agent_disconnected", pump.disconnect_reason or ""
+                    break
+                rec.emit(ErrorEvent(**rec.common(), source="persona", kind=type(exc).__name__, message=str(exc),
+                                    traceback=traceback.format_exc()))
+                reason, detail = "persona_error", str(exc)
+                break
+            played += 1
+            pump.flush_transcripts()
+        else:
+            if opts.turns and opts.turns < len(scenario.turns):
+                reason, detail = "max_turns", f"played the first {len(turns)} of {len(scenario.turns)} turns"
+        if act.gone and reason == "completed" and played < len(turns):
+            reason = "agent_disconnected"
+        await link.close("completed" if reason in ("completed", "max_turns") else reason)
+        # Let the agent's last events (its final speech offset, doc edits) land before the record closes.
+        await asyncio.wait_for(asyncio.shield(pump_task), timeout=None) if pump_task.done() else None
+        await _drain(pump_task, clock)
+    except Exception as exc:  # noqa: BLE001 - an infrastructure failure is never charged to the agent
+        rec.emit(ErrorEvent(**rec.common(), source="infrastructure", kind=type(exc).__name__, message=str(exc),
+                            traceback=traceback.format_exc()))
+        reason, detail = "infrastructure_error", str(exc)
+        await link.close("infrastructure_error")
+    finally:
+        for task in (forward_task, pump_task):
+            task.cancel()
+        await asyncio.gather(forward_task, pump_task, return_exceptions=True)
+    return _finish(rec, link, manifest, reason, detail, played, pump)
+
+
+async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
+    """Wait (on the meeting clock, at most 5 s) for the event pump to see the agent's disconnect."""
+    sleeper = asyncio.ensure_future(clock.sleep(5.0))
+    try:
+        await asyncio.wait({pump_task, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        sleeper.cancel()
+        await asyncio.gather(sleeper, return_exceptions=True)
+
+
+def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], reason: str, detail: str,
+            played: int, pump: _Pump) -> MeetingResult:
+    pump.flush_transcripts()
+    rec.snapshot()
+    rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail))  # type: ignore[arg-type]
+    rec.writer.close()
+    persona_audio = getattr(link, "persona_audio_log", None)
+    if isinstance(persona_audio, list):
+        rec.persona_audio.extend(persona_audio)
+    media = _media_stats(link)
+    try:
+        rec.write_recording()
+    except Exception:  # noqa: BLE001 - the record is what matters; the WAV is a convenience
+        logger.exception("could not write the stereo recording")
+    manifest.update({
+        "ended_wall_time": rec.clock.wall_time(),
+        "meeting_seconds": rec.clock.now(),
+        "termination_reason": reason,
+        "detail": detail,
+        "turns_played": played,
+        "doc_updates": rec.doc_updates,
+        "record_last_hash": rec.writer.last_hash,
+        "media": media,
+        "complete": True,
+    })
+    _write_manifest(rec.folder, manifest)
+    return MeetingResult(rec.folder, reason, played, detail, media)
+
+
+def _media_stats(link: MeetingLink) -> dict[str, Any]:
+    stats = getattr(link, "media_stats", None)
+    if callable(stats):
+        try:
+            out = stats()
+            return dict(out) if isinstance(out, dict) else {}
+        except Exception:  # noqa: BLE001
+            logger.exception("media stats unavailable")
+    return {}
+
+
+def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    tmp = folder / (MANIFEST + ".part")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, folder / MANIFEST)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("modylbench")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
