@@ -42,6 +42,8 @@ class ReferenceAgent:
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
+        self.last_turn = len(scenario.turns) - 1
+        """Index of the last turn the meeting will play (set lower for a ``--turns N`` slice)."""
         self.doc = AgentDoc()
         self.turn: int | None = None
         self.client: MeetingClient | None = None
@@ -94,6 +96,8 @@ class ReferenceAgent:
             await self.respond(turn_index)
         except ConnectionError:
             return
+        except Exception:  # noqa: BLE001 - a failed answer is a silent turn, logged, not a crash
+            logger.exception("%s agent failed to answer turn %d", self.name, turn_index)
 
     async def respond(self, turn_index: int) -> None:
         """Answer turn ``turn_index`` (subclasses)."""
@@ -220,17 +224,13 @@ class FinalDumpAgent(ReferenceAgent):
 
     async def respond(self, turn_index: int) -> None:
         assert self.client is not None
-        if turn_index != len(self.scenario.turns) - 1 and not self._is_last_played(turn_index):
+        if turn_index != self.last_turn:
             return
         for spec in self.scenario.products:
             self.doc.create_product(spec.product_id, spec.output_type, spec.title, spec.reference)
         await self.flush_doc()
         await self.say("Here are the final deliverables.")
         await self.client.done(turn_index)
-
-    def _is_last_played(self, turn_index: int) -> bool:
-        limit = os.environ.get("MODYLBENCH_TURNS_PLANNED")
-        return limit is not None and limit.isdigit() and turn_index == int(limit) - 1
 
 
 class LLMAgent(ReferenceAgent):

@@ -58,6 +58,8 @@ class InProcessMeeting(LinkBase):
         self._screen: Image.Image | None = None
         self._screen_version = 0
         self._open = False
+        self._audio_frames = self._audio_late = 0
+        self._audio_max_late = 0.0
 
     def _is_open(self) -> bool:
         return self._open
@@ -95,12 +97,24 @@ class InProcessMeeting(LinkBase):
 
     async def _pump(self, source: AudioSource, sink: Callable[[float, bytes], None]) -> None:
         t = self.clock.now()
+        persona = source is self.audio
         while self._open:
             await self.clock.sleep_until(t)
             if not self._open:
                 return
+            if persona:
+                late = self.clock.now() - t
+                self._audio_frames += 1
+                self._audio_max_late = max(self._audio_max_late, late)
+                if late > 0.020:
+                    self._audio_late += 1
             sink(t, source.next_frame(t))
             t += FRAME_SECONDS
+
+    def media_stats(self) -> dict[str, float | int]:
+        """Persona audio frames handed over, how many were late by more than 20 ms, the worst lateness."""
+        return {"audio_frames_sent": self._audio_frames, "audio_frames_late_20ms": self._audio_late,
+                "audio_max_late_ms": round(self._audio_max_late * 1000, 3), "screen_changes": self._screen_version}
 
     async def show(self, image: Image.Image) -> float:
         self._screen = (

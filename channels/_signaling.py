@@ -135,6 +135,13 @@ class WebRTCMeeting(LinkBase):
 
     # ---------------------------------------------------------------- media
 
+    def media_stats(self) -> dict[str, float | int]:
+        """How well the persona's tracks kept their schedule: frames sent, late frames, worst lateness."""
+        a, v = self.audio_track.stats, self.screen_track.stats
+        return {"audio_frames_sent": a.frames, "audio_frames_late_20ms": a.late_frames,
+                "audio_max_late_ms": round(a.max_late * 1000, 3), "screen_frames_sent": v.frames,
+                "screen_changes": self.screen_track.changes}
+
     async def show(self, image: Image.Image) -> float:
         self.screen_track.show(image)
         return self.clock.now()

@@ -86,6 +86,7 @@ class ScriptedPersona:
         attach: Attach,
         activity: AgentActivity,
         options: PersonaOptions | None = None,
+        on_audio: Callable[[float, bytes], None] | None = None,
     ):
         self.scenario = scenario
         self.link = link
@@ -95,6 +96,7 @@ class ScriptedPersona:
         self.attach = attach
         self.activity = activity
         self.options = options or PersonaOptions()
+        self.on_audio = on_audio
         self._audio: dict[int, bytes] = {}
         self._current_slide: str | None = None
         link_options: LinkOptions = getattr(link, "options", LinkOptions())
@@ -142,6 +144,9 @@ class ScriptedPersona:
             Caption(turn.human_utterance, f"u{turn.turn_index}", start, start + playback.duration)
         )
         end = await playback.ended
+        if self.on_audio is not None:
+            played = int(round((end - start) * 48_000)) * 2
+            self.on_audio(start, pcm[:played] if playback.cut else pcm)
         if any(start < t < end for t in self.activity.onsets):
             self.emit(Interruption(**self._common(turn), by="agent", kind="overlap"))
         self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,

@@ -62,6 +62,20 @@ _ESPEAK_CHARS_UTF8 = 1
 _ESPEAK_RATE = 1
 
 
+# Names people use that eSpeak NG 1.52 knows under another name (measured: "en-gb" is refused).
+_VOICE_ALIASES = {"en-gb": "en-GB-x-rp", "en-uk": "en-GB-x-rp", "en-au": "en-US", "en-sg": "en-GB-x-rp"}
+
+
+def voice_candidates(voice: str) -> list[str]:
+    """The voice as given, then its known alias (keeping a ``+variant`` suffix)."""
+    base, plus, variant = voice.partition("+")
+    alias = _VOICE_ALIASES.get(base.lower())
+    out = [voice]
+    if alias:
+        out.append(alias + plus + variant)
+    return out
+
+
 class _Espeak:
     """The process-wide libespeak-ng instance."""
 
@@ -105,7 +119,7 @@ class _Espeak:
 
     def synth(self, text: str, voice: str, wpm: int) -> tuple[bytes, int]:
         with self.lock:
-            if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
+            if not any(self.lib.espeak_SetVoiceByName(v.encode()) == 0 for v in voice_candidates(voice)):
                 raise SpeechError(f"eSpeak NG has no voice {voice!r} (try en-us, en-us+f3, en+m3, en-GB-x-rp)")
             self.lib.espeak_SetParameter(_ESPEAK_RATE, int(wpm), 0)
             self._chunks = []

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -96,17 +95,16 @@ def _agent(spec: RunSpec) -> ReferenceAgent:
                         "(or llm/MODEL[@BASE_URL])") from None
 
 
-async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None) -> MeetingResult:
+async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
+                  on_event: Callable[[Any], None] | None = None) -> MeetingResult:
     """Run one session with a built-in agent over the chosen transport; records into ``spec.folder``."""
     persona_speech, agent_speech = speech_engines(spec)
     agent = _agent(spec)
     options = LinkOptions(captions=spec.captions, screen_fps=spec.screen_fps)
-    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges),
+    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges), on_event=on_event,
                            extra_manifest={"agent_kind": "builtin", "speed": spec.speed})
     if spec.turns:
-        os.environ["MODYLBENCH_TURNS_PLANNED"] = str(min(spec.turns, len(spec.scenario.turns)))
-    else:
-        os.environ.pop("MODYLBENCH_TURNS_PLANNED", None)
+        agent.last_turn = min(spec.turns, len(spec.scenario.turns)) - 1
     if spec.transport == "inproc":
         clock: Clock = ScaledClock(spec.speed) if spec.speed else VirtualClock()
         link = InProcessMeeting(clock, options)
@@ -145,7 +143,7 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
         if not agent_task.done():
             try:
                 await asyncio.wait_for(asyncio.shield(agent_task), timeout=10)
-            except (TimeoutError, asyncio.TimeoutError):
+            except TimeoutError:
                 agent_task.cancel()
         results = await asyncio.gather(agent_task, return_exceptions=True)
         for r in results:
@@ -154,11 +152,8 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
     return result
 
 
-def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str], *, write: bool = True,
-                  output: Path | None = None) -> Any:
-    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json."""
-    from modylbench.scoring import make_judges, score, write_scorecard
-
+def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Scenario]:
+    """Verify the record and derive its responses, with the scenario as played (a slice if --turns)."""
     read = read_record(folder)
     responses = derive_responses(read.events)
     scenario = scenarios.get(responses.scenario_id)
@@ -167,7 +162,15 @@ def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str
     if responses.termination_reason is None:
         responses.termination_reason = "interrupted"  # the record was cut before the meeting ended
     start = next(e for e in read.events if isinstance(e, SessionStart))
-    scenario = scenario.first_turns(start.turns_planned)
+    return responses, scenario.first_turns(start.turns_planned)
+
+
+def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str], *, write: bool = True,
+                  output: Path | None = None) -> Any:
+    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json."""
+    from modylbench.scoring import make_judges, score, write_scorecard
+
+    responses, scenario = responses_for(folder, scenarios)
     scorecard = score([responses], {scenario.scenario_id: scenario}, make_judges(judges))
     if write:
         (folder / RESPONSES).write_text(responses.model_dump_json() + "\n", encoding="utf-8")

@@ -16,6 +16,7 @@ import os
 import subprocess
 import traceback
 import wave
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -82,8 +83,10 @@ def git_commit() -> str | None:
 class SessionRecorder:
     """Writes one session folder as the meeting happens."""
 
-    def __init__(self, folder: Path, clock: Clock, snapshot_every: int = 500):
+    def __init__(self, folder: Path, clock: Clock, snapshot_every: int = 500,
+                 on_event: Callable[[Any], None] | None = None):
         self.folder = folder
+        self.on_event = on_event
         self.clock = clock
         self.writer = RecordWriter(folder)
         self.turn_index: int | None = None
@@ -102,6 +105,11 @@ class SessionRecorder:
         if getattr(event, "event", "") == "turn_start":
             self.turn_index = event.turn_index
         self.writer.append(event)
+        if self.on_event is not None:
+            try:
+                self.on_event(event)
+            except Exception:  # noqa: BLE001 - a display must never break the record
+                logger.exception("progress hook failed")
 
     def attach(self, data: bytes, media_type: str) -> Attachment:
         """Store bytes as an attachment."""
@@ -184,6 +192,8 @@ class MeetingOptions:
     snapshot_every: int = 500
     judges: list[str] = field(default_factory=lambda: ["offline"])
     extra_manifest: dict[str, Any] = field(default_factory=dict)
+    on_event: Callable[[Any], None] | None = None
+    """Called with every event as it is recorded (progress displays)."""
 
 
 class _Pump:
@@ -253,7 +263,10 @@ class _Pump:
                     act.acted_this_turn = True
         elif isinstance(ev, AgentDoneSignal):
             rec.emit(AgentDone(**rec.common()))
-            act.done.set()
+            # A late "done" for a turn the persona already closed (e.g. after a barge-in) must not end
+            # the next one.
+            if ev.turn_index is None or ev.turn_index == act.turn_index:
+                act.done.set()
         elif isinstance(ev, ProtocolFault):
             rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message))
         elif isinstance(ev, AgentDisconnected):
@@ -277,7 +290,7 @@ async def run_meeting(
     opts = options or MeetingOptions()
     folder.mkdir(parents=True, exist_ok=True)
     turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
-    rec = SessionRecorder(folder, clock, opts.snapshot_every)
+    rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)
     manifest: dict[str, Any] = {
         "modylbench_version": _version(),
         "scenario_id": scenario.scenario_id,
@@ -304,7 +317,8 @@ async def run_meeting(
 
     doc = SharedDocument(on_update=on_update)
     rec.doc = doc
-    persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona)
+    persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
+                              on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)))
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
     pump = _Pump(link, rec, doc, act)
     reason, detail, played = "completed", "", 0
@@ -382,9 +396,6 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
     rec.snapshot()
     rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail))  # type: ignore[arg-type]
     rec.writer.close()
-    persona_audio = getattr(link, "persona_audio_log", None)
-    if isinstance(persona_audio, list):
-        rec.persona_audio.extend(persona_audio)
     media = _media_stats(link)
     try:
         rec.write_recording()

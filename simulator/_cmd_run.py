@@ -1,0 +1,328 @@
+"""Commands that run meetings: run (and sweep), serve, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
+from modylbench.simulator._errors import UserError
+
+logger = logging.getLogger(__name__)
+
+judge_option = click.option(
+    "--judge", "judges", multiple=True, metavar="SPEC",
+    help="Judge for the panel: offline (default), openai/MODEL or openai/MODEL@BASE_URL. Repeatable.",
+)
+
+
+class Progress:
+    """Live turn/phase/channel display on a terminal; silent otherwise."""
+
+    def __init__(self, label: str, total_turns: int, enabled: bool):
+        self.label, self.total, self.enabled = label, total_turns, enabled
+        self.t0 = time.monotonic()
+        self.turn: int | None = None
+        self.phase = self.channel = ""
+        self.activity: list[str] = []
+        self._live: Any = None
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            from rich.live import Live
+
+            self._live = Live(self._render(), refresh_per_second=4, transient=True)
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._live is not None:
+            self._live.__exit__(*exc)
+
+    def _render(self) -> Any:
+        from rich.text import Text
+
+        done = (self.turn or 0) + (1 if self.turn is not None else 0)
+        elapsed = time.monotonic() - self.t0
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        return Text.assemble(
+            (f"{self.label}  ", "bold"),
+            f"turn {done}/{self.total}  {self.phase:<20} {self.channel:<7} ",
+            (" ".join(self.activity[-4:]), "cyan"),
+            f"  elapsed {elapsed:5.0f}s  left ~{eta:4.0f}s",
+        )
+
+    def on_event(self, ev: Any) -> None:
+        kind = getattr(ev, "event", "")
+        if kind == "turn_start":
+            self.turn, self.phase, self.channel, self.activity = ev.turn_index, ev.phase, ev.channel, []
+        elif kind in ("persona_utterance", "screen_frame", "file_transfer", "chat_message", "agent_speech",
+                      "agent_done", "interruption", "error"):
+            self.activity.append(kind.replace("_", " "))
+        if self._live is not None:
+            self._live.update(self._render())
+
+
+def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None) -> Path:
+    safe_agent = agent.replace("/", "_").replace("@", "_").replace(":", "_")
+    name = f"{scenario_id}__{safe_agent}" + (f"__t{trial}" if trial is not None else "")
+    return out / name
+
+
+@click.command("run")
+@click.argument("scenario_ids", nargs=-1, required=True, metavar="SCENARIO...")
+@click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True,
+              help="Built-in agent: oracle, null, polite, verbose, injector, final-dump, llm[/MODEL[@BASE_URL]]. "
+                   "Repeatable.")
+@click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
+              help="webrtc: real peers over loopback in real time; inproc: in-memory, time-compressed.")
+@click.option("--turns", type=click.IntRange(min=1), default=None, help="Play only the first N turns.")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"),
+              show_default=True, help="Folder that receives one session folder per run.")
+@judge_option
+@click.option("--speed", type=click.FloatRange(min=0.01), default=None,
+              help="inproc only: run the meeting clock X times faster than real time (default: as fast as possible).")
+@click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Repeat each (scenario, agent) pair; pass^k is reported over the trials.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Sessions run at the same time.")
+@click.option("--force", is_flag=True, help="Re-run sessions whose folder already holds a complete run.")
+@click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
+@click.option("--speech", default="espeak", show_default=True,
+              help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
+@scenarios_option
+def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
+        judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
+        no_captions: bool, speech: str, scenario_paths: tuple[Path, ...]) -> None:
+    """Run live meetings with built-in agents, record each, score it and print the summary.
+
+    Each session is written to OUT/<scenario>__<agent>[__t<trial>]/ (record.jsonl, attachments/,
+    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json
+    aggregates all of them. Complete sessions are skipped (resume) unless --force. "all" runs every scenario.
+    """
+    from modylbench.simulator._runner import RunSpec, session_complete
+
+    scenarios = load_all(scenario_paths)
+    ids = list(scenarios) if scenario_ids == ("all",) else list(scenario_ids)
+    chosen = [pick(scenarios, sid) for sid in ids]
+    if speed is not None and transport != "inproc":
+        raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
+    panel = list(judges) or ["offline"]
+    _check_judges(panel)
+    specs: list[RunSpec] = []
+    for sc in chosen:
+        for agent in agents:
+            for trial in range(trials):
+                folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None)
+                specs.append(RunSpec(sc, agent, folder, transport, turns, speed, tuple(panel), not no_captions, speech))
+    todo = []
+    for spec in specs:
+        if spec.folder.exists() and session_complete(spec.folder) and not force:
+            click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
+            continue
+        if spec.folder.exists():
+            shutil.rmtree(spec.folder)
+        todo.append(spec)
+    interactive = sys.stderr.isatty()
+    asyncio.run(_run_all(todo, concurrency, interactive))
+    _summarise(specs, scenarios, panel, out, trials)
+
+
+def _check_judges(panel: list[str]) -> None:
+    from modylbench.scoring import JudgeSpecError, make_judges
+
+    try:
+        make_judges(panel)
+    except (JudgeSpecError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+
+
+async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> None:
+    from modylbench.simulator._runner import run_one
+
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(spec: Any) -> None:
+        async with sem:
+            label = f"{spec.scenario.scenario_id} × {spec.agent}"
+            n = min(spec.turns or len(spec.scenario.turns), len(spec.scenario.turns))
+            t0 = time.monotonic()
+            with Progress(label, n, interactive and concurrency == 1) as progress:
+                result = await run_one(spec, on_event=progress.on_event)
+            click.echo(f"{label}: {result.termination_reason}, {result.turns_played} turns, "
+                       f"{time.monotonic() - t0:.1f}s wall → {spec.folder}", err=True)
+
+    await asyncio.gather(*(one(s) for s in specs))
+
+
+def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int) -> None:
+    from rich.console import Console
+
+    from modylbench.scoring import print_summary, score, write_scorecard
+    from modylbench.simulator._runner import responses_for, score_session
+
+    all_responses = []
+    sliced: dict[str, Any] = {}
+    for spec in specs:
+        if not (spec.folder / "record.jsonl").exists():
+            continue
+        card = score_session(spec.folder, scenarios, panel)
+        _write_report(card, spec.folder)
+        resp, sc = responses_for(spec.folder, scenarios)
+        if trials > 1:
+            resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
+        all_responses.append(resp)
+        sliced[sc.scenario_id] = sc
+    if not all_responses:
+        return
+    from modylbench.scoring import make_judges
+
+    total = score(all_responses, sliced, make_judges(panel))
+    out.mkdir(parents=True, exist_ok=True)
+    write_scorecard(total, out / "scorecard.json")
+    _write_report(total, out)
+    console = Console(stderr=False, width=None if sys.stdout.isatty() else 160)
+    print_summary(total, console)
+    click.echo(f"scorecard: {out / 'scorecard.json'}")
+    if (out / "report.html").exists():
+        click.echo(f"report:    {out / 'report.html'}")
+
+
+def _write_report(card: Any, folder: Path) -> None:
+    try:
+        from modylbench.scoring._report import write_report
+    except ImportError:
+        return
+    try:
+        write_report([card], folder / "report.html", sessions=[folder] if (folder / "record.jsonl").exists() else [])
+    except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
+        logger.exception("could not write the report")
+
+
+@click.command("serve")
+@click.argument("scenario_id", metavar="SCENARIO")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: any free).")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Session folder (default runs/<scenario>__external-<time>).")
+@click.option("--turns", type=click.IntRange(min=1), default=None, help="Play only the first N turns.")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(min=1), default=600, show_default=True,
+              help="Seconds to wait for the agent to join.")
+@click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
+@click.option("--speech", default="espeak", show_default=True, help="Persona speech engine.")
+@judge_option
+@scenarios_option
+def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
+          no_captions: bool, speech: str, judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+    """Start a meeting and wait for an outside agent to join over WebRTC.
+
+    Prints the join URL and token for a person and, as one JSON line on stdout, for a program. The
+    meeting starts when the agent joins; afterwards the session is scored like any run.
+    """
+    scenarios = load_all(scenario_paths)
+    scenario = pick(scenarios, scenario_id)
+    panel = list(judges) or ["offline"]
+    _check_judges(panel)
+    folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
+    if (folder / "record.jsonl").exists():
+        raise UserError(f"{folder} already holds a session; choose another --out")
+    asyncio.run(_serve(scenario, host, port, folder, turns, wait_seconds, not no_captions, speech, panel))
+    card = _score_and_print(folder, scenarios, panel)
+    _write_report(card, folder)
+
+
+async def _serve(scenario: Any, host: str, port: int, folder: Path, turns: int | None, wait_seconds: float,
+                 captions: bool, speech: str, panel: list[str]) -> None:
+    from modylbench.channels import LinkOptions, SignalingServer, WallClock
+    from modylbench.simulator._runner import RunSpec, speech_engines
+    from modylbench.simulator._session import MeetingOptions, run_meeting
+
+    spec = RunSpec(scenario, "external", folder, "webrtc", turns, None, tuple(panel), captions, speech)
+    persona_speech, _ = speech_engines(spec)
+    clock = WallClock()
+    options = LinkOptions(captions=captions, connect_timeout=wait_seconds)
+    try:
+        server = await SignalingServer(host, port).start()
+    except OSError as exc:
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        meeting = server.create_meeting(clock, options)
+        click.echo(f"Meeting ready: {scenario.title}", err=True)
+        click.echo(f"  join URL: {meeting.url}", err=True)
+        click.echo(f"  token:    {meeting.token}", err=True)
+        click.echo(f"  waiting up to {wait_seconds:.0f}s for the agent (docs/protocol.md)", err=True)
+        click.echo(json.dumps({"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
+                               "scenario_id": scenario.scenario_id, "session_folder": str(folder)}), nl=True)
+        sys.stdout.flush()
+        result = await run_meeting(meeting, scenario, "external", folder, clock, persona_speech,
+                                   MeetingOptions(turns=turns, judges=panel,
+                                                  extra_manifest={"agent_kind": "external"}))
+        click.echo(f"meeting ended: {result.termination_reason} after {result.turns_played} turns → {folder}",
+                   err=True)
+    finally:
+        await server.close()
+
+
+def _score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], output: Path | None = None) -> Any:
+    from rich.console import Console
+
+    from modylbench.scoring import print_summary
+    from modylbench.simulator._runner import score_session
+
+    card = score_session(folder, scenarios, panel, output=output)
+    print_summary(card, Console(width=None if sys.stdout.isatty() else 160))
+    click.echo(f"scorecard: {output or folder / 'scorecard.json'}")
+    return card
+
+
+@click.command("replay")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Where to write the re-scored scorecard (default FOLDER/replay-scorecard.json).")
+@judge_option
+@scenarios_option
+def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+    """Verify a recorded session's hash chain, re-derive its responses and re-score it.
+
+    With the judges the run used, the scorecard equals the one the run wrote (reported below). A
+    record cut short replays up to its last complete event; a tampered record is refused.
+    """
+    from modylbench.record import RecordIntegrityError, read_record
+    from modylbench.simulator._runner import SCORECARD
+
+    scenarios = load_all(scenario_paths)
+    try:
+        read = read_record(folder)
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from None
+    except RecordIntegrityError as exc:
+        raise UserError(f"record refused: {exc}") from None
+    manifest = _manifest(folder)
+    panel = list(judges) or list(manifest.get("judges") or ["offline"])
+    _check_judges(panel)
+    click.echo(f"record verified: {len(read.events)} events, hash chain intact"
+               + (" (cut short: replaying up to the last complete event)" if read.truncated else ""), err=True)
+    target = output or folder / "replay-scorecard.json"
+    card = _score_and_print(folder, scenarios, panel, output=target)
+    original = folder / SCORECARD
+    if original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
+        same = json.loads(original.read_text()) == json.loads(target.read_text())
+        click.echo("matches the scorecard the run wrote" if same else
+                   "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)
+    _write_report(card, target.parent if output else folder)
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / "manifest.json").read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
