@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import os
-from typing import Any
+from typing import Any, cast
 
 from modylbench.agents._client import MeetingClient
 from modylbench.agents._doc import AgentDoc
@@ -285,7 +285,8 @@ class LLMAgent(ReferenceAgent):
         client = openai.AsyncOpenAI(base_url=self.base_url, api_key=os.environ.get("OPENAI_API_KEY") or "none",
                                     timeout=120.0, max_retries=2)
         try:
-            resp = await client.chat.completions.create(model=self.model, messages=self.messages, tools=self.TOOLS)
+            resp = await client.chat.completions.create(
+                model=self.model, messages=cast(Any, self.messages), tools=cast(Any, self.TOOLS))
         except Exception as exc:  # noqa: BLE001 - a failed call is a silent turn, not a crash
             logger.warning("llm agent call failed: %s", exc)
             await self.client.done(turn_index)
@@ -295,16 +296,19 @@ class LLMAgent(ReferenceAgent):
                               "tool_calls": [tc.model_dump() for tc in (msg.tool_calls or [])] or None})
         spoken: list[str] = [msg.content] if msg.content else []
         for tc in msg.tool_calls or []:
+            fn = getattr(tc, "function", None)
+            if fn is None:
+                continue
             try:
-                args = json.loads(tc.function.arguments or "{}")
+                args = json.loads(fn.arguments or "{}")
             except json.JSONDecodeError:
                 args = {}
             result = "ok"
-            if tc.function.name == "say":
+            if fn.name == "say":
                 spoken.append(str(args.get("text", "")))
-            elif tc.function.name == "chat":
+            elif fn.name == "chat":
                 await self.client.chat(str(args.get("text", ""))[:8000])
-            elif tc.function.name == "edit_product":
+            elif fn.name == "edit_product":
                 result = await self._edit(args)
             self.messages.append({"role": "tool", "tool_call_id": tc.id, "content": result})
         if spoken:

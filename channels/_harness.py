@@ -226,7 +226,8 @@ class LinkBase:
             try:
                 self._files.start(obj, now)
             except WireError as exc:
-                fid = obj.get("id") if isinstance(obj.get("id"), str) else ""
+                raw_id = obj.get("id")
+                fid = raw_id if isinstance(raw_id, str) else ""
                 self._send_nowait("files", dumps({"type": "file_error", "id": fid, "reason": str(exc)}))
                 self._emit(self._failed_file(obj, exc.kind + ": " + str(exc)))
                 return

@@ -129,7 +129,7 @@ def derive_trajectory(responses: ScenarioResponses, scenario: Scenario) -> list[
                     Mutation(
                         turn_index=t.turn_index,
                         product_id=pid,
-                        mutation_type=mtype,
+                        mutation_type=mtype,  # type: ignore[arg-type]
                         path=path,
                         old_value=None if old is _ABSENT else old,
                         new_value=None if new is _ABSENT else new,

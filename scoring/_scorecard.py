@@ -236,7 +236,7 @@ def _score_product(
     bound = F.correctness_bound(sum(c.passed for c in required), len(required))
     pid = e.product_id or (item.delivered.product_id if item.delivered else None)
     matched, total = evidence if evidence is not None else (None, None)
-    common = {
+    common: dict[str, Any] = {
         "product_id": pid,
         "output_type": e.output_type,
         "checks": checks,
@@ -440,7 +440,7 @@ async def score_async(
         raise ValueError("the judge panel is empty")
     _configure(judges, cache_dir)
     runs, skipped = _plan(responses, scenarios)
-    items: list[Item] = [it for run in runs for it in (*run.turn_items, *run.product_items)]
+    items = _items(runs)
     per_judge: list[list[Verdict]] = []
     for j in judges:
         if j.synchronous:
@@ -448,6 +448,15 @@ async def score_async(
         else:
             per_judge.append(await j.judge_items(items))
     return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
+
+
+def _items(runs: list[_Run]) -> list[Item]:
+    """Every item to judge, run by run: its turns, then its products (``_split`` relies on this order)."""
+    out: list[Item] = []
+    for run in runs:
+        out.extend(run.turn_items)
+        out.extend(run.product_items)
+    return out
 
 
 def _must(v: Verdict | None, j: Judge) -> Verdict:
@@ -482,7 +491,7 @@ def score(
     if all(j.synchronous for j in judges):
         _configure(judges, cache_dir)
         runs, skipped = _plan(responses, scenarios)
-        items: list[Item] = [it for run in runs for it in (*run.turn_items, *run.product_items)]
+        items = _items(runs)
         per_judge = [[_must(j.judge_now(it), j) for it in items] for j in judges]
         return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
     coro = score_async(responses, scenarios, judges, k=k, cache_dir=cache_dir)

@@ -1848,7 +1848,7 @@ def build() -> Scenario:
             chart=ChartSpec(
                 chart_type="line",
                 categories=week_cats,
-                series=[ChartSeries(**series_mmi), ChartSeries(**series_other)],
+                series=[ChartSeries.model_validate(series_mmi), ChartSeries.model_validate(series_other)],
                 x_label="ISO week created (2025)",
                 y_label="Rate (%)",
             ),
@@ -2273,8 +2273,8 @@ def _criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
         return VerificationCriterion(
             id=cid,
             description=desc,
-            check_type=check,
-            target_field=target,  # type: ignore[arg-type]
+            check_type=check,  # type: ignore[arg-type]
+            target_field=target,
             expected_value=expected,
             tolerance_pct=tol,
         )
@@ -2501,7 +2501,7 @@ def _assemble(data: CrmData, sol: Solution, sc: _Script, edges: list[EdgeCase]) 
     products = [
         ProductSpec(
             product_id=pid,
-            output_type=kind,
+            output_type=kind,  # type: ignore[arg-type]
             title=title,
             skeleton=None,  # type: ignore[arg-type]
             reference=contents[pid],

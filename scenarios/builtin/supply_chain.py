@@ -2112,7 +2112,7 @@ def _crit(
     return VerificationCriterion(
         id=cid,
         description=desc,
-        check_type=check,
+        check_type=check,  # type: ignore[arg-type]
         target_field=target,
         expected_value=expected,  # type: ignore[arg-type]
         tolerance_pct=tol,
