@@ -119,6 +119,8 @@ class SharedDocument:
         self._shadow = self._fresh_shadow()
         self.updates_applied = 0
         self.updates_refused = 0
+        self.listeners: list[Callable[[str, bytes], None]] = []
+        """Extra observers of every applied update (origin, update), e.g. websocket clients."""
 
     def _fresh_shadow(self) -> Doc:
         shadow: Doc = Doc()
@@ -139,6 +141,11 @@ class SharedDocument:
             self.updates_applied += 1
             if self.on_update is not None:
                 self.on_update(origin, u)
+            for listener in list(self.listeners):
+                try:
+                    listener(origin, u)
+                except Exception:  # noqa: BLE001 - one bad observer must not break the meeting
+                    logger.exception("doc update listener failed")
 
     # ---------------------------------------------------------------- remote participants
 

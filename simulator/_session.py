@@ -194,6 +194,8 @@ class MeetingOptions:
     extra_manifest: dict[str, Any] = field(default_factory=dict)
     on_event: Callable[[Any], None] | None = None
     """Called with every event as it is recorded (progress displays)."""
+    on_doc: Callable[[SharedDocument], None] | None = None
+    """Called with the meeting's shared document once it exists (extra participants, e.g. y-websocket)."""
 
 
 class _Pump:
@@ -317,6 +319,8 @@ async def run_meeting(
 
     doc = SharedDocument(on_update=on_update)
     rec.doc = doc
+    if opts.on_doc is not None:
+        opts.on_doc(doc)
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
                               on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)))
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
