@@ -62,17 +62,19 @@ class MeetingFeed:
 
     def __init__(self) -> None:
         self.history: deque[dict[str, Any]] = deque(maxlen=FEED_HISTORY)
-        self.subscribers: list[asyncio.Queue[dict[str, Any]]] = []
+        self.subscribers: list[asyncio.Queue[dict[str, Any] | None]] = []
         self.screens: set[str] = set()
         """Attachment hashes of screen frames (the only attachments the feed lets pages fetch)."""
 
     def publish(self, msg: dict[str, Any]) -> None:
         self.history.append(msg)
         for q in list(self.subscribers):
-            try:
-                q.put_nowait(msg)
-            except asyncio.QueueFull:
+            if q.qsize() >= FEED_QUEUE - 1:
+                # Too slow a reader: end its stream (the sentinel still fits) rather than grow memory.
                 self.subscribers.remove(q)
+                q.put_nowait(None)
+            else:
+                q.put_nowait(msg)
 
     def on_event(self, event: Any) -> None:
         """``MeetingOptions.on_event``: forward a recorded event, without its bulky fields."""
@@ -87,18 +89,27 @@ class MeetingFeed:
         out = {k: (v[:MAX_FEED_TEXT] if isinstance(v, str) else v) for k, v in data.items() if k not in _DROPPED_FIELDS}
         self.publish({"type": "event", **out})
 
+    def close(self) -> None:
+        """End every subscriber's stream (the server is going away)."""
+        for q in self.subscribers:
+            while q.full():
+                q.get_nowait()
+            q.put_nowait(None)
+        self.subscribers.clear()
+
     async def serve(self, ws: ServerConnection) -> None:
         if len(self.subscribers) >= MAX_FEED_CLIENTS:
             await ws.close(1013, "too many feed clients")
             return
-        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue(FEED_QUEUE)
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(FEED_QUEUE)
         backlog = list(self.history)
         self.subscribers.append(q)
         try:
             for msg in backlog:
                 await ws.send(json.dumps(msg))
-            while q in self.subscribers or not q.empty():
-                await ws.send(json.dumps(await q.get()))
+            while (item := await q.get()) is not None:
+                await ws.send(json.dumps(item))
+            await ws.close(1001, "server closing")
         except ConnectionClosed:
             pass
         finally:
@@ -164,6 +175,7 @@ class WebServer(SignalingServer):
     async def close(self) -> None:
         for wm in self.web.values():
             wm.hub.detach()
+            wm.feed.close()
             for client in list(wm.hub.clients):
                 await client.ws.close(1001, "server closing")
         await super().close()

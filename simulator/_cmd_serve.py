@@ -27,14 +27,20 @@ from modylbench.simulator._errors import UserError
               help="Seconds to wait for the agent to join.")
 @click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
 @click.option("--speech", default="espeak", show_default=True, help="Persona speech engine.")
+@click.option("--web", is_flag=True, help="Also serve a page where a person joins as the agent, and an observer page.")
+@click.option("--linger", type=click.FloatRange(min=0), default=60, show_default=True,
+              help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
 @scenarios_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
-          no_captions: bool, speech: str, judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+          no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
+          scenario_paths: tuple[Path, ...]) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token for a person and, as one JSON line on stdout, for a program. The
-    meeting starts when the agent joins; afterwards the session is scored like any run.
+    meeting starts when the agent joins; afterwards the session is scored like any run. With --web the
+    same port serves a page (URL printed, token in its fragment) where a person joins from a browser,
+    an observer page, and the shared document over y-websocket (docs/web.md).
     """
     scenarios = load_all(scenario_paths)
     scenario = pick(scenarios, scenario_id)
@@ -43,14 +49,43 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
     if (folder / "record.jsonl").exists():
         raise UserError(f"{folder} already holds a session; choose another --out")
-    asyncio.run(_serve(scenario, host, port, folder, turns, wait_seconds, not no_captions, speech, panel))
+    asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
+                       panel, web, linger))
+
+
+def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:
     card = _score_and_print(folder, scenarios, panel)
     _write_report(card, folder)
+    return card
 
 
-async def _serve(scenario: Any, host: str, port: int, folder: Path, turns: int | None, wait_seconds: float,
-                 captions: bool, speech: str, panel: list[str]) -> None:
+def _summary(card: Any) -> dict[str, Any]:
+    """What the page shows when the meeting is over: the run's scores, rounded for display."""
+    def r(x: float | None) -> float | None:
+        return None if x is None else round(x, 2)
+
+    runs = [{"scenario_id": s.scenario_id, "score": r(s.modylbench_score), "tier": s.tier, "journey": r(s.journey),
+             "destination": r(s.destination), "passed": s.passed, "quality_tier": s.quality_tier,
+             "termination_reason": s.termination_reason, "flags": list(s.flags),
+             "turns": [r(t.score) for t in s.turns],
+             "products": [{"product_id": p.product_id, "output_type": p.output_type, "score": r(p.score),
+                           "flags": list(p.flags)} for p in s.products]} for s in card.scenarios]  # fmt: skip
+    return {"judges": list(card.judges), "runs": runs}
+
+
+def _page_info(scenario: Any) -> dict[str, Any]:
+    """What the page tells the person about the meeting: its goal and the products to build."""
+    return {"title": scenario.title, "scenario_id": scenario.scenario_id, "meeting_goal": scenario.meeting_goal,
+            "persona": scenario.human_persona,
+            "products": [{"product_id": o.product_id, "output_type": o.output_type, "description": o.description}
+                         for o in scenario.expected_outputs if o.product_id]}  # fmt: skip
+
+
+async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
+                 wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
+                 linger: float) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock
+    from modylbench.channels._web import WebServer
     from modylbench.simulator._runner import RunSpec, speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
 
@@ -59,7 +94,7 @@ async def _serve(scenario: Any, host: str, port: int, folder: Path, turns: int |
     clock = WallClock()
     options = LinkOptions(captions=captions, connect_timeout=wait_seconds)
     try:
-        server = await SignalingServer(host, port).start()
+        server = await (WebServer(host, port) if web else SignalingServer(host, port)).start()
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     try:
@@ -67,14 +102,56 @@ async def _serve(scenario: Any, host: str, port: int, folder: Path, turns: int |
         click.echo(f"Meeting ready: {scenario.title}", err=True)
         click.echo(f"  join URL: {meeting.url}", err=True)
         click.echo(f"  token:    {meeting.token}", err=True)
+        ready: dict[str, Any] = {"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
+                                 "scenario_id": scenario.scenario_id, "session_folder": str(folder)}
+        mopts = MeetingOptions(turns=turns, judges=panel, extra_manifest={"agent_kind": "external"})
+        page = None
+        if isinstance(server, WebServer):
+            page = server.add_web(meeting, folder, _page_info(scenario))
+            mopts.on_doc, mopts.on_event = page.hub.attach, page.feed.on_event
+            forward: asyncio.Queue[bytes] = asyncio.Queue(4096)
+            page.hub.to_agent = lambda msg: forward.put_nowait(msg) if not forward.full() else None
+            forwarder = asyncio.ensure_future(_forward_doc(meeting, forward))
+            click.echo(f"  page:     {page.page_url}", err=True)
+            click.echo(f"  observer: {page.observer_url}", err=True)
+            click.echo(f"  document: ws://{host}:{server.port}/doc/{meeting.meeting_id}?token=<token> (y-websocket)",
+                       err=True)
+            ready.update(page_url=page.page_url, observer_url=page.observer_url,
+                         observer_token=page.observer_token)
         click.echo(f"  waiting up to {wait_seconds:.0f}s for the agent (docs/protocol.md)", err=True)
-        click.echo(json.dumps({"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
-                               "scenario_id": scenario.scenario_id, "session_folder": str(folder)}), nl=True)
+        click.echo(json.dumps(ready), nl=True)
         sys.stdout.flush()
-        result = await run_meeting(meeting, scenario, "external", folder, clock, persona_speech,
-                                   MeetingOptions(turns=turns, judges=panel,
-                                                  extra_manifest={"agent_kind": "external"}))
+        try:
+            result = await run_meeting(meeting, scenario, "external", folder, clock, persona_speech, mopts)
+        finally:
+            if page is not None:
+                forwarder.cancel()
+                await asyncio.gather(forwarder, return_exceptions=True)
         click.echo(f"meeting ended: {result.termination_reason} after {result.turns_played} turns → {folder}",
                    err=True)
+        if page is None:
+            _score(folder, scenarios, panel)
+            return
+        page.hub.detach()
+        page.feed.publish({"type": "meeting_over", "termination_reason": result.termination_reason,
+                           "turns_played": result.turns_played})
+        # Scoring runs beside the event loop so the page stays served and learns the result.
+        card = await asyncio.to_thread(_score, folder, scenarios, panel)
+        report = folder / "report.html"
+        if report.is_file():
+            page.results["report.html"] = (report.read_bytes(), "text/html; charset=utf-8")
+        page.results["scorecard.json"] = ((folder / "scorecard.json").read_bytes(), "application/json")
+        page.feed.publish({"type": "scorecard", "summary": _summary(card), "report": "report.html" in page.results,
+                           "session_folder": str(folder)})
+        if linger > 0:
+            click.echo(f"page stays up {linger:.0f}s for the scorecard and report (Ctrl-C to stop)", err=True)
+            await clock.sleep(linger)
     finally:
         await server.close()
+
+
+async def _forward_doc(meeting: Any, queue: asyncio.Queue[bytes]) -> None:
+    """Send websocket editors' edits to the WebRTC agent, in order."""
+    while True:
+        msg = await queue.get()
+        await meeting.send_doc(msg)
