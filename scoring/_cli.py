@@ -4,11 +4,51 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 logger = logging.getLogger(__name__)
+
+
+class JudgeProgress:
+    """Judge calls done/left, elapsed and remaining time on a terminal (stderr); silent otherwise."""
+
+    def __init__(self, enabled: bool, clock: Any = time.monotonic):
+        self.enabled = enabled
+        self._clock = clock
+        self.t0 = clock()
+        self.counts: dict[str, tuple[int, int]] = {}
+        self._live: Any = None
+
+    def __enter__(self) -> JudgeProgress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.live import Live
+
+            self._live = Live(self.render(), console=Console(stderr=True), refresh_per_second=4, transient=True)
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._live is not None:
+            self._live.__exit__(*exc)
+
+    def render(self) -> str:
+        done = sum(d for d, _ in self.counts.values())
+        total = sum(t for _, t in self.counts.values())
+        elapsed = self._clock() - self.t0
+        left = f"~{elapsed / done * (total - done):.0f}s" if done else "?"
+        per = "  ".join(f"{name} {d}/{t}" for name, (d, t) in self.counts.items())
+        return (f"judging: {done}/{total} calls done, {total - done} left  elapsed {elapsed:.0f}s  "
+                f"remaining {left}  {per}")
+
+    def update(self, judge: str, done: int, total: int) -> None:
+        self.counts[judge] = (done, total)
+        if self._live is not None:
+            self._live.update(self.render())
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -107,14 +147,20 @@ def evaluate(
     except (JudgeSpecError, JudgeConfigError) as exc:
         _fail(str(exc))
         return
+    llm = [j for j in judges if hasattr(j, "on_progress")]
+    progress = JudgeProgress(enabled=bool(llm) and sys.stderr.isatty())
+    for j in llm:
+        j.on_progress = progress.update  # type: ignore[attr-defined]
     try:
-        card = score(good, scenarios, judges, k=k)
+        with progress:
+            card = score(good, scenarios, judges, k=k)
     finally:
         for j in judges:
             j.close()
     for sk in card.skipped:
         click.echo(f"{responses_path.name}: {sk['scenario_id']}/{sk['model_id']}: {sk['reason']}", err=True)
     write_scorecard(card, output)
+    _write_report(card, output, good, scenarios)
     if not quiet:
         from rich.console import Console
 
@@ -122,3 +168,16 @@ def evaluate(
     click.echo(f"wrote {output}", err=True)
     if problems or card.skipped:
         sys.exit(1)
+
+
+def _write_report(card: Any, output: Path, responses: list[Any], scenarios: dict[str, Any]) -> None:
+    """report.html beside the scorecard (``<stem>.html`` when the scorecard has another name)."""
+    from modylbench.scoring._report import write_report
+
+    target = output.with_name("report.html" if output.name == "scorecard.json" else output.stem + ".html")
+    try:
+        write_report([card], target, responses=responses, scenarios=scenarios)
+    except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
+        logger.exception("could not write the report")
+        return
+    click.echo(f"wrote {target}", err=True)

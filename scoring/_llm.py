@@ -256,6 +256,8 @@ class OpenAIJudge(Judge):
         self.max_backoff_s = max_backoff_s
         self._sleep = sleep or asyncio.sleep
         self.calls = 0  # requests sent (for tests and logs)
+        # Called as (judge name, items done, items in total) when judging starts and after each item.
+        self.on_progress: Callable[[str, int, int], None] | None = None
 
     def set_cache_dir(self, path: Path) -> None:
         """Use ``path`` for the answer cache unless one was given."""
@@ -303,17 +305,28 @@ class OpenAIJudge(Judge):
             api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s
         )
         sem = asyncio.Semaphore(self.concurrency)
+        done = 0
+        if self.on_progress is not None:
+            self.on_progress(self.name, 0, len(items))
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            if self.on_progress is not None:
+                self.on_progress(self.name, done, len(items))
 
         async def one(item: Item) -> Verdict:
             inputs = item_inputs(item)
             key = self.cache_key(inputs)
             cached = self._cache_get(key)
             if cached is not None:
+                tick()
                 return cached
             async with sem:
                 verdict = await self._ask(client, item, inputs)
             if verdict.dimensions is not None:
                 self._cache_put(key, verdict)
+            tick()
             return verdict
 
         try:

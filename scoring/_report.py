@@ -376,7 +376,7 @@ def dimension_chart(series: Sequence[tuple[str, dict[str, float | None]]]) -> st
     """Horizontal bars of the 11 dimensions (1..10), one bar per series, grouped per dimension."""
     dims = list(TURN_DIMENSIONS) + list(PRODUCT_DIMENSIONS)
     n = max(1, len(series))
-    bar_h = 14 if n == 1 else max(6, 22 // n)
+    bar_h = 14 if n == 1 else max(10, 30 // n)
     group_h = bar_h * n + 10
     left, width, top = 230, 360, 26 + (18 * ((n + 2) // 3) if n > 1 else 0)
     height = top + group_h * len(dims) + 28 + 14
@@ -756,8 +756,8 @@ def _headline(run: RunView) -> str:
     capped_t = sum(1 for t in e.turns if t.capped)
     capped_p = sum(1 for p in e.products if p.capped)
     flags: Counter[str] = Counter()
-    for it in [*e.turns, *e.products]:
-        flags.update(it.flags)
+    for it_flags in [t.flags for t in e.turns] + [p.flags for p in e.products]:
+        flags.update(it_flags)
     chips = [f for f in e.flags]
     chips += [f"{f} ×{n}" for f, n in flags.items()
               if f in ("hard_floor", "judge_disagreement", "not_delivered", "no_trajectory_evidence", "partial_panel",
@@ -825,8 +825,8 @@ def _lost_points(run: RunView) -> str:
             items.append(f"<b>{len(low)} of {len(scored)} turns scored below 6</b>"
                          + (f", {capped} of them capped at 4.0 by a hard floor" if capped else "")
                          + (f". Judges said: {common}." if common else "."))
-        worst = sorted(scored, key=lambda t: (t.score or 0.0, t.turn_index))[:5]
-        if worst and (worst[0].score or 10.0) < 7.5:
+        worst = sorted((t for t in scored if (t.score or 0.0) < 7.5), key=lambda t: (t.score or 0.0, t.turn_index))[:5]
+        if worst:
             links = []
             for t in worst:
                 st = run.session.turn_start.get(t.turn_index) if run.session else None
@@ -998,7 +998,7 @@ def _products_section(run: RunView, classified: list[tuple[Mutation, set[str]]])
     return "".join(out)
 
 
-def _product_block(run: RunView, p: ProductScore, finals: dict[str | None, Any],
+def _product_block(run: RunView, p: ProductScore, finals: dict[str, Any],
                    criteria: dict[str, VerificationCriterion], classified: list[tuple[Mutation, set[str]]],
                    n_turns: int) -> str:
     name = p.product_id or p.output_type
@@ -1050,7 +1050,7 @@ def _product_block(run: RunView, p: ProductScore, finals: dict[str | None, Any],
                 f'<a href="#{run.anchor}-turn-{m.turn_index}">{m.turn_index}</a>: <code>{_e(m.path)}</code> '
                 f"{_cell(m.old_value)} → {_cell(m.new_value)} <b>{_e(', '.join(sorted(tg & {'destructive', 'backtrack'})))}"
                 "</b></li>" for m, tg in bad[:20]) + "</ul>")
-    wp = finals.get(p.product_id)
+    wp = finals.get(p.product_id) if p.product_id is not None else None
     if wp is not None:
         spec = next((x for x in run.scenario.products if x.product_id == p.product_id), None) if run.scenario else None
         rendered = render_content(wp.output_type, wp.content, spec.reference if spec is not None else None)
@@ -1263,7 +1263,7 @@ ul.lost li{margin:4px 0}.good-news{color:#2e7d32;font-weight:600}
 svg.chart{max-width:100%;height:auto;font-family:inherit}
 svg .grid{stroke:#d0d7de;stroke-width:1}svg .floor{stroke:#c62828;stroke-width:1.4;stroke-dasharray:4 3}
 svg .sep{stroke:#8c959f;stroke-dasharray:2 3}svg .exp{stroke:#111;stroke-width:2}
-svg .ax{font-size:10px;fill:#57606a}svg .dl{font-size:12px;fill:#1f2328}svg .val{font-size:11px;fill:#1f2328}
+svg .ax{font-size:10px;fill:#57606a}svg .dl{font-size:12px;fill:#1f2328}svg .val{font-size:9.5px;fill:#1f2328}
 svg .lg{font-size:12px;fill:#1f2328}svg .cap{font-size:10px;fill:#c62828}svg .ph{font-size:10px;fill:#1f2328}
 .turns{border:1px solid #d0d7de;border-radius:6px;overflow:hidden}
 .trow{display:grid;grid-template-columns:52px 64px 1.3fr .8fr 70px 70px 2fr 80px;gap:6px;align-items:center;padding:3px 8px}
@@ -1301,6 +1301,7 @@ figcaption{font-size:12px;color:#57606a}
 a.seek{font-size:12px;text-decoration:none;background:#e8f0fe;border-radius:8px;padding:0 6px;white-space:nowrap}
 .delta{font-size:11px;font-weight:600}.delta.up{color:#2e7d32}.delta.down{color:#c62828}.delta.same{color:#6e7781}
 td.s-bad .delta,td.s-low .delta,td.s-good .delta{color:#fff}
+td.s-bad a,td.s-low a,td.s-good a{color:#fff}
 .legend{font-size:12px;color:#57606a}.phases span{margin-right:12px}.phases i{display:inline-block;width:10px;height:10px;opacity:.35;margin-right:4px}
 nav.toc a{margin-right:12px}
 @media (max-width:760px){.cols{grid-template-columns:1fr}.trow{grid-template-columns:40px 56px 1fr 60px 60px}
@@ -1309,6 +1310,7 @@ nav.toc a{margin-right:12px}
 
 JS = """
 (function(){
+  document.body.dataset.js='on';
   function openTurn(id){var el=document.getElementById(id);if(el&&el.tagName==='DETAILS'){el.open=true;
     var run=el.closest('details.run');if(run)run.open=true;}}
   function fromHash(){if(location.hash.length>1)openTurn(decodeURIComponent(location.hash.slice(1)));}

@@ -2,6 +2,11 @@
 # The README's test command: a venv with the test extras, then the whole suite (ruff and mypy included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The report and web tests render pages in Debian's headless Chromium; install it when we can (root with
+# apt-get), otherwise those tests skip and say why.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq chromium
+fi
 python3.11 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[test]'

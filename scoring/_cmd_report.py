@@ -1,0 +1,83 @@
+"""``modylbench report``: one self-contained HTML file from scorecards or recorded sessions."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+logger = logging.getLogger(__name__)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("report")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="SCORECARD_OR_SESSION...")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=Path("report.html"),
+              show_default=True, help="Where to write the HTML file.")
+@click.option("--responses", "responses_paths", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+              metavar="PATH", help="responses.jsonl to show the agent's words and products (repeatable).")
+@click.option("--scenarios", "scenario_paths", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
+              help="A .jsonl/.json scenario file or folder; adds or replaces scenarios by id. Repeatable.")
+@click.option("--no-audio", is_flag=True, help="Do not embed the session recording (smaller file).")
+def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, ...],
+           scenario_paths: tuple[Path, ...], no_audio: bool) -> None:
+    """Write a self-contained HTML report; several inputs give a comparison view.
+
+    Each input is a scorecard.json, a session folder (record.jsonl + scorecard.json: the report
+    embeds its recording, slides and files) or the folder a run wrote (OUT/scorecard.json, linking
+    each session's own report). A responses.jsonl beside a scorecard is picked up.
+    """
+    from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
+    from modylbench.scoring._report import write_report
+    from modylbench.scoring._responses_io import ResponsesFileError, read_responses, read_scorecard
+
+    try:
+        scenarios = resolve_scenarios(scenario_paths)
+    except ScenarioLoadError as exc:
+        _fail(exc.problems[0] if exc.problems else "cannot load scenarios")
+        return
+    cards, sessions, names, resp_files = [], [], [], list(responses_paths)
+    for item in inputs:
+        if item.is_dir():
+            card_path = item / "scorecard.json"
+            if (item / "record.jsonl").is_file():
+                sessions.append(item)
+        else:
+            card_path = item
+        if not card_path.is_file():
+            hint = " (score the session first: modylbench replay FOLDER)" if item.is_dir() else ""
+            _fail(f"{card_path}: no scorecard here{hint}")
+            return
+        try:
+            cards.append(read_scorecard(card_path))
+        except (OSError, ValueError) as exc:
+            _fail(f"{card_path}: not a scorecard ({str(exc).splitlines()[0]})")
+            return
+        names.append(item.name if item.is_dir() else item.stem if item.stem != "scorecard" else item.parent.name)
+        beside = card_path.parent / "responses.jsonl"
+        if beside.is_file() and not (item.is_dir() and item in sessions) and beside not in resp_files:
+            resp_files.append(beside)
+    responses = []
+    for rp in resp_files:
+        try:
+            good, problems = read_responses(rp)
+        except ResponsesFileError as exc:
+            _fail(str(exc))
+            return
+        for p in problems:
+            click.echo(f"warning: {p}", err=True)
+        responses.extend(good)
+    try:
+        path = write_report(cards, output, sessions, responses=responses, scenarios=scenarios, names=names,
+                            audio=not no_audio)
+    except Exception as exc:  # noqa: BLE001 - one clear line for the user; the traceback goes to the log
+        logger.debug("report failed", exc_info=True)
+        _fail(f"could not write the report: {exc}")
+        return
+    click.echo(f"wrote {path}", err=True)

@@ -1,0 +1,157 @@
+"""Reports rendered in headless Debian Chromium: what a person sees, with and without JavaScript.
+
+Screenshots are kept under test-artifacts/report/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modylbench.scoring._report import build_report, write_report
+
+from .conftest import ROOT
+
+ARTIFACTS = ROOT / "test-artifacts" / "report"
+
+
+def _cdp() -> Any:
+    # The DevTools driver the web tests use (tests/web/_cdp.py), loaded by path: tests/ is not a package.
+    spec = importlib.util.spec_from_file_location("_report_cdp", ROOT / "tests" / "web" / "_cdp.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+cdp = _cdp()
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(cdp.CHROMIUM is None, reason="Debian chromium is not installed "
+                                 "(scripts/test.sh installs it as root: apt-get install chromium)")]
+
+VISIBLE = """(sel => { const el = document.querySelector(sel); if (!el) return null;
+  const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+  return {text: el.innerText, w: r.width, h: r.height, top: r.top, hidden: s.visibility === 'hidden' || s.display === 'none'};
+})"""
+
+
+async def _render(path: Path, shot: str, tmp: Path) -> tuple[Any, dict[str, Any]]:
+    browser = await cdp.Browser.launch(tmp / f"profile-{shot}")
+    await browser.open(path.as_uri())
+    head = await browser.eval(f"{VISIBLE}('.headline, #compare')")
+    await browser.screenshot(ARTIFACTS / f"{shot}.png")
+    return browser, head
+
+
+async def test_good_run(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    card, resp = scored["correct"]
+    path = write_report([card], tmp_path / "good.html", responses=[resp], scenarios=scenarios)
+    browser, head = await _render(path, "good-run", tmp_path)
+    try:
+        entry = card.scenarios[0]
+        assert head and head["h"] > 50 and head["top"] < 900 and not head["hidden"]
+        assert f"{entry.modylbench_score:.2f}" in head["text"] and str(entry.tier) in head["text"]
+        # A turn opens when its timeline bar is followed, and shows the judges' reasons.
+        opened = await browser.eval("""(() => { const a = document.querySelector('a.tl-link[href$="-turn-5"]');
+            location.hash = a.getAttribute('href'); return new Promise(r => setTimeout(() => {
+            const d = document.querySelector(a.getAttribute('href')); r({open: d.open, text: d.innerText}); }, 50)); })()""")
+        assert opened["open"] and "Judges" in opened["text"] and "Persona said" in opened["text"]
+        sheet = await browser.eval(f"{VISIBLE}('table.sheet')")
+        assert sheet and sheet["w"] > 100 and sheet["h"] > 20
+    finally:
+        await browser.close()
+
+
+async def test_gaming_run(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    card, resp = scored["final_state_dump"]
+    path = write_report([card], tmp_path / "gaming.html", responses=[resp], scenarios=scenarios)
+    browser, head = await _render(path, "gaming-run", tmp_path)
+    try:
+        assert "FAILED" in head["text"] and "Below Peer" in head["text"]
+        assert "no_trajectory_evidence" in head["text"]
+        lost = await browser.eval(f"{VISIBLE}('ul.lost')")
+        assert lost and lost["h"] > 40 and "expected edits seen" in lost["text"]
+    finally:
+        await browser.close()
+
+
+async def test_run_with_unscored_items(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    card, resp = scored["polite_only"]
+    entry = card.scenarios[0]
+    turns = [t.model_copy(update={"score": None, "capped": False, "dimensions": {},
+                                  "unscored_reason": "openai/judge-x: refused to answer"}) if t.turn_index in (1, 4)
+             else t for t in entry.turns]
+    entry2 = entry.model_copy(update={"turns": turns, "unscored": ["turn 1: openai/judge-x: refused to answer",
+                                                                   "turn 4: openai/judge-x: refused to answer"]})
+    path = write_report([card.model_copy(update={"scenarios": [entry2]})], tmp_path / "unscored.html",
+                        responses=[resp], scenarios=scenarios)
+    browser, head = await _render(path, "unscored-run", tmp_path)
+    try:
+        assert "unscored ×2" in head["text"] and "Not scored" in head["text"]
+        assert "refused to answer" in head["text"]
+    finally:
+        await browser.close()
+
+
+async def test_comparison(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cards = [scored[n][0] for n in ("correct", "final_state_dump", "polite_only")]
+    path = tmp_path / "compare.html"
+    path.write_text(build_report(cards, scenarios=scenarios), encoding="utf-8")
+    browser, head = await _render(path, "comparison", tmp_path)
+    try:
+        assert head and "Comparison" in head["text"]
+        for c in cards:
+            assert c.scenarios[0].model_id in head["text"]
+        rows = await browser.eval("document.querySelectorAll('#compare table.cmp')[1].rows.length")
+        assert rows == 12  # header + the 11 dimensions
+        assert await browser.eval("document.querySelectorAll('#compare .delta.down').length") > 5
+    finally:
+        await browser.close()
+
+
+async def test_session_recording_seeks_to_a_turn(session_folder: Path, tmp_path: Path) -> None:
+    path = session_folder / "report.html"
+    browser, head = await _render(path, "session", tmp_path)
+    try:
+        assert head and "Peer" in head["text"] or "Consultant" in head["text"] or "Mentor" in head["text"]
+        meta = await browser.eval("""(() => { const a = document.querySelector('audio');
+            return new Promise(r => { const done = () => r({d: a.duration, err: a.error && a.error.code});
+              if (a.readyState >= 1) done(); else { a.addEventListener('loadedmetadata', done);
+              a.addEventListener('error', done); } }); })()""")
+        assert meta["err"] is None and meta["d"] > 30
+        row = await browser.eval("""(() => { const d = document.querySelector('details.turn[data-turn="4"]');
+            return parseFloat(d.getAttribute('data-start')); })()""")
+        at = await browser.eval("""(() => { const a = document.querySelector('audio');
+            const link = document.querySelector('details.turn[data-turn="4"] a.seek');
+            return new Promise(r => { a.addEventListener('seeked', () => r(a.currentTime), {once: true});
+              link.click(); }); })()""")
+        assert abs(at - row) < 0.5
+        await browser.screenshot(ARTIFACTS / "session-after-seek.png")
+    finally:
+        await browser.close()
+
+
+async def test_headline_and_tables_without_javascript(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    card, resp = scored["final_state_dump"]
+    path = write_report([card], tmp_path / "nojs.html", responses=[resp], scenarios=scenarios)
+    browser = await cdp.Browser.launch(tmp_path / "profile-nojs")
+    try:
+        await browser.open("about:blank")
+        await browser.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        browser._loaded = asyncio.get_running_loop().create_future()  # the driver's load-event latch
+        await browser.send("Page.navigate", {"url": path.as_uri()})
+        await asyncio.wait_for(browser._loaded, 30)
+        await browser.screenshot(ARTIFACTS / "no-javascript.png")
+        # The page's own script did not run: the seek handler's marker is absent, yet the content is there.
+        assert await browser.eval("document.body.dataset.js || 'off'") == "off"
+        head = await browser.eval(f"{VISIBLE}('.headline')")
+        assert head and head["h"] > 50 and f"{card.scenarios[0].modylbench_score:.2f}" in head["text"]
+        checks = await browser.eval(f"{VISIBLE}('table.checks')")
+        assert checks and checks["h"] > 100
+    finally:
+        await browser.close()
