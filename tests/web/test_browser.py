@@ -57,7 +57,7 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     serve = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "modylbench.simulator.cli", "serve", "mini_fixture", "--scenarios", str(MINI),
-        "--web", "--port", "0", "--out", str(folder), "--wait", "60", "--linger", "5",
+        "--web", "--port", "0", "--out", str(folder), "--wait", "60", "--linger", "15",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env, cwd=str(ROOT))  # fmt: skip
     assert serve.stdout is not None and serve.stderr is not None
     # Read serve's stderr all along: a full pipe would block it.
@@ -137,6 +137,16 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
         if card["report"]:
             assert await browser.eval("!!document.getElementById('report-link')")
         await browser.screenshot(ARTIFACTS / "browser-scorecard.png")
+
+        # The observer page (its own token) shows the same meeting read-only, the document included.
+        await browser.open(ready["observer_url"])
+        seen = await browser.eval(wait_event("e.kind === 'doc' && e.products.lbo?.content?.sheet1?.row1?.revenue === 57.5"))
+        assert seen["products"]["model"]["content"] == {"ebitda": 2.0}
+        assert await browser.eval("[...document.querySelectorAll('#products input')].every(i => i.readOnly || i.offsetParent === null)")
+        assert await browser.eval("getComputedStyle(document.getElementById('chat-form')).display") == "none"
+        await browser.eval(wait_event("e.kind === 'scorecard'"))
+        assert "session ends: completed" in await browser.eval("document.getElementById('timeline').textContent")
+        await browser.screenshot(ARTIFACTS / "browser-observer.png")
         await asyncio.wait_for(serve.wait(), 60)
     finally:
         if browser is not None:
