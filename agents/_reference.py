@@ -39,6 +39,8 @@ class ReferenceAgent:
     name = "base"
     think_time = 0.3
     """Seconds between the end of the persona's speech and the agent's first action."""
+    listens = False
+    """Built-in agents follow the captions; they do not need the persona's audio frames as events."""
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -110,9 +112,20 @@ class ReferenceAgent:
             await self.client.send_doc(msg)
 
     async def say(self, text: str) -> None:
-        """Speak and wait until the words have been played."""
+        """Speak and wait until the words have been played.
+
+        Synthesis runs in a worker thread so it never stalls media pacing on a shared event loop; on
+        a virtual clock, time is held still meanwhile.
+        """
         assert self.client is not None
-        playback = await self.client.say(text)
+        synthesize = self.client.session.synthesize
+        hold = getattr(self.clock, "hold", None)
+        if hold is not None:
+            with hold():
+                pcm = await asyncio.to_thread(synthesize, text)
+        else:
+            pcm = await asyncio.to_thread(synthesize, text)
+        playback = await self.client.say(text, pcm)
         await playback.ended
 
     def apply(self, m: ExpectedMutation) -> None:

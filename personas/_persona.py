@@ -98,14 +98,27 @@ class ScriptedPersona:
         self.options = options or PersonaOptions()
         self.on_audio = on_audio
         self._audio: dict[int, bytes] = {}
+        self._audio_att: dict[int, Attachment] = {}
+        self._slides: dict[str, tuple[Any, Attachment]] = {}
         self._current_slide: str | None = None
         link_options: LinkOptions = getattr(link, "options", LinkOptions())
         self.screen_size = link_options.screen_size
 
     def prepare(self, turns: list[Turn]) -> None:
-        """Synthesise every utterance before the meeting clock starts (the disk cache makes reruns free)."""
+        """Synthesise every utterance and render every slide before the meeting starts.
+
+        Doing it here keeps CPU-heavy work off the event loop while media is being paced (the disk
+        cache makes a rerun synthesise nothing).
+        """
         for t in turns:
-            self._audio[t.turn_index] = self.speech.synthesize(t.human_utterance)
+            pcm = self.speech.synthesize(t.human_utterance)
+            self._audio[t.turn_index] = pcm
+            self._audio_att[t.turn_index] = self.attach(wav_bytes(pcm), "audio/wav")
+            if t.screen is not None and t.screen.slide_id not in self._slides:
+                image = render_slide(t.screen, self.screen_size)
+                buf = io.BytesIO()
+                image.save(buf, format="PNG")
+                self._slides[t.screen.slide_id] = (image, self.attach(buf.getvalue(), "image/png"))
 
     def _common(self, turn: Turn) -> dict[str, Any]:
         return {"wall_time": self.clock.wall_time(), "meeting_time": self.clock.now(), "turn_index": turn.turn_index}
@@ -116,13 +129,13 @@ class ScriptedPersona:
         self.emit(TurnStart(**self._common(turn), phase=turn.phase, channel=turn.channel))
         await self.link.send_control(TurnStartMarker(turn.turn_index, turn.phase))
         if turn.screen is not None and turn.screen.slide_id != self._current_slide:
-            image = render_slide(turn.screen, self.screen_size)
+            if turn.screen.slide_id not in self._slides:
+                self.prepare([turn])
+            image, png = self._slides[turn.screen.slide_id]
             await self.link.show(image)
-            buf = io.BytesIO()
-            image.save(buf, format="PNG")
             self._current_slide = turn.screen.slide_id
             self.emit(ScreenFrame(**self._common(turn), slide_id=turn.screen.slide_id, title=turn.screen.title,
-                                  image=self.attach(buf.getvalue(), "image/png")))
+                                  image=png))
         if turn.chat_message:
             await self.link.send_chat(turn.chat_message)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message))
@@ -135,9 +148,9 @@ class ScriptedPersona:
         return reason
 
     async def _speak(self, turn: Turn) -> None:
-        pcm = self._audio.get(turn.turn_index)
-        if pcm is None:
-            pcm = self.speech.synthesize(turn.human_utterance)
+        if turn.turn_index not in self._audio:
+            self.prepare([turn])
+        pcm = self._audio[turn.turn_index]
         playback = await self.link.play(pcm)
         start = await playback.started
         captioned = await self.link.send_control(
@@ -150,7 +163,7 @@ class ScriptedPersona:
         if any(start < t < end for t in self.activity.onsets):
             self.emit(Interruption(**self._common(turn), by="agent", kind="overlap"))
         self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,
-                                   audio=self.attach(wav_bytes(pcm), "audio/wav"), captioned=captioned))
+                                   audio=self._audio_att[turn.turn_index], captioned=captioned))
 
     async def _push(self, turn: Turn, name: str) -> None:
         f = self.scenario.data_file(name)

@@ -138,6 +138,38 @@ class TrajectoryBuilder:
         """Stop observing."""
         self._root.unobserve(self._sub)
 
+    def _emit_change(self, origin: Any, pid: str, otype: str, tokens: list[str], action: str, old: Any,
+                     new: Any) -> None:
+        """Emit the mutation(s) for one change, in the product type's own units.
+
+        A whole sheet, section list, series list, widget map or item list written at once is reported
+        as one mutation per row / section / series / widget / item, because those are the units a
+        person edits and the units expected mutations name.
+        """
+        unit_parent = {"spreadsheet": 1, "document": 1, "chart": 1, "dashboard": 1, "list": 1}.get(otype)
+        containers = {"document": "sections", "chart": "series", "dashboard": "widgets", "list": "items"}
+        if unit_parent is not None and len(tokens) == unit_parent and action != "delete":
+            head = tokens[0]
+            fits = otype == "spreadsheet" or containers.get(otype) == head
+            if fits and isinstance(new, dict) and otype in ("spreadsheet", "dashboard"):
+                old_map = old if isinstance(old, dict) else {}
+                for key, value in new.items():
+                    if old_map.get(key) != value:
+                        sub = [*tokens, str(key)]
+                        self._emit(origin, pid, _classify(otype, sub, "add" if key not in old_map else "update"),
+                                   sub, old_map.get(key), value)
+                return
+            if fits and isinstance(new, list) and otype in ("document", "chart", "list"):
+                old_list = old if isinstance(old, list) else []
+                for i, value in enumerate(new):
+                    prev = old_list[i] if i < len(old_list) else None
+                    if prev != value:
+                        sub = [*tokens, str(i)]
+                        self._emit(origin, pid, _classify(otype, sub, "add" if i >= len(old_list) else "update"),
+                                   sub, prev, value)
+                return
+        self._emit(origin, pid, _classify(otype, tokens, action), tokens, old, new)
+
     def _emit(self, origin: Any, pid: str, mtype: str, tokens: list[str], old: Any, new: Any) -> None:
         if origin not in self.record_origins:
             return
@@ -193,7 +225,7 @@ class TrajectoryBuilder:
                 parent.pop(key, None)
             else:
                 parent[key] = copy.deepcopy(new)
-        self._emit(origin, pid, _classify(str(entry.get("type", "")), tokens, action), tokens, old, new)
+        self._emit_change(origin, pid, str(entry.get("type", "")), tokens, action, old, new)
 
     def _array_change(self, origin: Any, path: list[str], delta: list[dict[str, Any]]) -> None:
         if len(path) < 2 or path[1] != "content":
@@ -208,6 +240,9 @@ class TrajectoryBuilder:
             if isinstance(parent, dict):
                 parent[rest[-1]] = target
         otype = str(entry.get("type", ""))
+        # First the element-level changes; a delete and an insert at the same index are one replacement
+        # (pycrdt writes ``array[i] = v`` as exactly that pair).
+        changes: list[tuple[int, str, Any, Any]] = []
         pos = 0
         for op in delta:
             if "retain" in op:
@@ -216,11 +251,20 @@ class TrajectoryBuilder:
                 for item in op["insert"]:
                     value = to_json(item)
                     target.insert(pos, copy.deepcopy(value))
-                    tokens = rest + [str(pos)]
-                    self._emit(origin, pid, _classify(otype, tokens, "add"), tokens, None, value)
+                    changes.append((pos, "add", None, value))
                     pos += 1
             elif "delete" in op:
                 for _ in range(int(op["delete"])):
                     old = target.pop(pos) if pos < len(target) else None
-                    tokens = rest + [str(pos)]
-                    self._emit(origin, pid, _classify(otype, tokens, "delete"), tokens, old, None)
+                    changes.append((pos, "delete", old, None))
+        merged: list[tuple[int, str, Any, Any]] = []
+        for ch in changes:
+            if merged and merged[-1][0] == ch[0] and {merged[-1][1], ch[1]} == {"add", "delete"}:
+                prev = merged.pop()
+                add, rem = (prev, ch) if prev[1] == "add" else (ch, prev)
+                merged.append((ch[0], "update", rem[2], add[3]))
+            else:
+                merged.append(ch)
+        for index, action, old_value, new_value in merged:
+            tokens = rest + [str(index)]
+            self._emit(origin, pid, _classify(otype, tokens, action), tokens, old_value, new_value)

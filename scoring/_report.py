@@ -1029,7 +1029,8 @@ def _product_block(run: RunView, p: ProductScore, finals: dict[str, Any],
         mine = [(m, tg) for m, tg in classified if m.product_id == p.product_id]
         per_turn: dict[int, Counter[str]] = defaultdict(Counter)
         for m, tg in mine:
-            kind = next(k for k in ("destructive", "backtrack", "reverted", "unexpected", "expected") if k in tg)
+            kind = next((k for k in ("destructive", "backtrack", "reverted", "unexpected", "expected") if k in tg),
+                        "other")
             per_turn[m.turn_index][kind] += 1
         expected: Counter[int] = Counter()
         if run.scenario is not None:

@@ -112,7 +112,7 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
             on_link(link)
 
         async def agent_side() -> None:
-            client = await join_inprocess(link, synthesize=agent_speech.synthesize)
+            client = await join_inprocess(link, synthesize=agent_speech.synthesize, receive_audio=agent.listens)
             await agent.run(client)
 
         return await _together(run_meeting(link, spec.scenario, spec.agent, spec.folder, clock, persona_speech, mopts),
@@ -125,7 +125,8 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
                 on_link(meeting)
 
             async def agent_side_rtc() -> None:
-                client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize)
+                client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize,
+                                    receive_audio=agent.listens)
                 await agent.run(client)
 
             return await _together(

@@ -228,7 +228,8 @@ class _Pump:
     async def handle(self, ev: Any) -> None:
         rec, act = self.rec, self.act
         if isinstance(ev, AgentAudio):
-            rec.agent_audio.append((ev.time, ev.pcm))
+            if ev.pcm.strip(b"\x00"):  # silence is what the recording holds by default
+                rec.agent_audio.append((ev.time, ev.pcm))
             return
         if isinstance(ev, AgentSpeechOnset):
             act.speaking_since = ev.time

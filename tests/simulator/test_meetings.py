@@ -1,0 +1,174 @@
+"""Whole meetings: the built-in agents over the in-process transport, replay, disconnects, WebRTC."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modylbench.agents._reference import ReferenceAgent
+from modylbench.record import read_record
+from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
+from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
+SCENARIOS = {s.scenario_id: s for s in load_builtin()}
+GAMERS = ["null", "polite", "verbose", "injector", "final-dump"]
+
+
+def _run(scenario_id: str, agent: str, folder: Path, **kw: Any) -> Any:
+    scenarios = {**SCENARIOS, **{s.scenario_id: s for s in load_path(MINI)}}
+    result = asyncio.run(run_one(RunSpec(scenarios[scenario_id], agent, folder, **kw)))
+    card = score_session(folder, scenarios, ["offline"])
+    return result, card.scenarios[0]
+
+
+@pytest.mark.parametrize("scenario_id", list(SCENARIOS))
+def test_oracle_reaches_consultant_over_inproc(scenario_id: str, tmp_path: Path) -> None:
+    result, entry = _run(scenario_id, "oracle", tmp_path / "s")
+    assert result.termination_reason == "completed"
+    assert result.turns_played == len(SCENARIOS[scenario_id].turns)
+    assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0, entry.flags
+    assert entry.tier == "Consultant"
+    # The oracle's trajectory, derived from its Yjs edits, matches the scenario's expected mutations.
+    assert entry.mutation_metrics.missing == 0
+    assert entry.mutation_metrics.correct == len(SCENARIOS[scenario_id].expected_mutations)
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["media"]["audio_frames_late_20ms"] == 0
+
+
+@pytest.mark.parametrize("agent", GAMERS)
+@pytest.mark.parametrize("scenario_id", list(SCENARIOS))
+def test_gaming_agents_stay_below_peer(scenario_id: str, agent: str, tmp_path: Path) -> None:
+    result, entry = _run(scenario_id, agent, tmp_path / "s")
+    assert result.termination_reason == "completed"
+    assert entry.modylbench_score is not None and entry.modylbench_score < 6.0
+    if agent == "final-dump":
+        # One late burst: every agent edit lands in the last turn.
+        resp = json.loads((tmp_path / "s" / "responses.jsonl").read_text())
+        turns = {m["turn_index"] for m in resp["mutation_trajectory"]}
+        assert turns == {len(SCENARIOS[scenario_id].turns) - 1}
+        assert any("no_trajectory_evidence" in p.flags for p in entry.products)
+
+
+def test_replay_reproduces_the_scorecard_and_refuses_tampering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "s"
+    _run("financial_analyst_lbo_model", "oracle", folder, turns=10)
+    code = _cli(["replay", str(folder)])
+    err = capsys.readouterr().err
+    assert code == 0 and "matches the scorecard the run wrote" in err
+    assert json.loads((folder / "replay-scorecard.json").read_text()) == json.loads((folder / "scorecard.json").read_text())
+    tampered = tmp_path / "t"
+    shutil.copytree(folder, tampered)
+    data = bytearray((tampered / "record.jsonl").read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (tampered / "record.jsonl").write_bytes(bytes(data))
+    code = _cli(["replay", str(tampered)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: record refused: record.jsonl:")
+    assert "Traceback" not in err
+
+
+def test_a_record_cut_anywhere_replays_up_to_the_cut(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _run("financial_analyst_lbo_model", "oracle", folder, turns=4)
+    data = (folder / "record.jsonl").read_bytes()
+    full = read_record(folder).events
+    cut_dir = tmp_path / "cut"
+    shutil.copytree(folder, cut_dir)
+    for cut in range(len(data) // 7, len(data), max(1, len(data) // 9)):
+        (cut_dir / "record.jsonl").write_bytes(data[:cut])
+        read = read_record(cut_dir)
+        assert read.events == full[: len(read.events)]
+        assert read.truncated == (data[cut - 1 : cut] != b"\n")
+        assert len(read.events) < len(full)
+        card = score_session(cut_dir, SCENARIOS, ["offline"], write=False)
+        assert card.scenarios[0].termination_reason in ("interrupted", "max_turns")
+
+
+class LeavesAfterTwoTurns(ReferenceAgent):
+    """Answers two turns like the oracle would, then its process 'dies'."""
+
+    name = "quitter"
+
+    async def respond(self, turn_index: int) -> None:
+        assert self.client is not None
+        if turn_index >= 2:
+            await self.client.leave()
+            return
+        await self.say(self.scenario.turns[turn_index].reference_response)
+        await self.client.done(turn_index)
+
+
+def test_agent_disconnect_leaves_a_complete_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from modylbench.agents import _reference
+
+    monkeypatch.setitem(_reference.AGENTS, "quitter", LeavesAfterTwoTurns)
+    folder = tmp_path / "s"
+    result, entry = _run("financial_analyst_lbo_model", "quitter", folder)
+    assert result.termination_reason == "agent_disconnected"
+    assert 2 <= result.turns_played < 52
+    events = read_record(folder).events
+    assert events[-1].event == "session_end" and events[-1].termination_reason == "agent_disconnected"
+    assert any(e.event == "disconnect" and e.participant == "agent" for e in events)
+    assert "agent_disconnected" in entry.flags
+    assert json.loads((folder / "manifest.json").read_text())["termination_reason"] == "agent_disconnected"
+
+
+def test_run_command_slice_and_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    args = ["run", "financial_analyst_lbo_model", "--agent", "oracle", "--agent", "polite", "--transport", "inproc",
+            "--turns", "3", "--out", str(out)]
+    assert _cli(args) == 0
+    captured = capsys.readouterr()
+    card = json.loads((out / "scorecard.json").read_text())
+    scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}
+    assert scores["oracle"] >= 9.0 and scores["polite"] < 6.0
+    assert "max_turns" in card["scenarios"][0]["flags"]
+    assert "scorecard:" in captured.out
+    assert _cli(args) == 0
+    assert "already complete" in capsys.readouterr().err
+
+
+def test_unknown_agent_and_scenario_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _cli(["run", "nope", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown scenario 'nope'")
+    assert _cli(["run", "financial_analyst_lbo_model", "--agent", "wizard", "--transport", "inproc",
+                 "--out", str(tmp_path)]) == 2
+    assert "unknown agent 'wizard'" in capsys.readouterr().err
+    assert _cli(["replay", str(tmp_path / "missing")]) == 2
+
+
+def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
+    """Two real aiortc peers on loopback, the mini scenario, in real time."""
+    folder = tmp_path / "s"
+    result, entry = _run("mini_fixture", "oracle", folder, transport="webrtc")
+    assert result.termination_reason == "completed"
+    assert result.media["audio_frames_sent"] > 100
+    # Zero late frames is the target the benchmark measures (benchmarks/bench_simulator.py); on a
+    # shared CI machine a test allows a stray scheduler hiccup or two, never a systematic lag.
+    assert result.media["audio_frames_late_20ms"] <= max(2, result.media["audio_frames_sent"] // 100)
+    events = read_record(folder).events
+    speech = [e for e in events if e.event == "agent_speech" and e.onset < e.offset]
+    assert speech, "the agent's voice was not detected on its audio track"
+    kinds = {e.event for e in events}
+    assert {"persona_utterance", "screen_frame", "file_transfer", "chat_message", "doc_update"} <= kinds
+    assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0
+
+
+def _cli(args: list[str]) -> int:
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def test_resolve_scenarios_has_all_six() -> None:
+    assert len(resolve_scenarios()) == 6
