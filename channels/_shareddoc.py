@@ -121,6 +121,8 @@ class SharedDocument:
         self.updates_refused = 0
         self.listeners: list[Callable[[str, bytes], None]] = []
         """Extra observers of every applied update (origin, update), e.g. websocket clients."""
+        self.on_refused: Callable[[str, int, str], None] | None = None
+        """Told of messages refused outside ``handle_message`` (origin, size, reason), to record them."""
 
     def _fresh_shadow(self) -> Doc:
         shadow: Doc = Doc()

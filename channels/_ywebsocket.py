@@ -158,9 +158,10 @@ class YWebsocketHub:
         origin = self.editor_origin if client.role == "editor" else "observer"
         self.rejected.append((client.role, reason))
         logger.info("y-websocket %s message refused: %s", client.role, reason)
-        if self.on_rejected is not None:
+        hook = self.on_rejected or (self.doc.on_refused if self.doc is not None else None)
+        if hook is not None:
             try:
-                self.on_rejected(origin, size, reason)
+                hook(origin, size, reason)
             except Exception:  # noqa: BLE001 - recording must not end the connection
                 logger.exception("on_rejected hook failed")
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-Participant = Literal["persona", "agent", "harness"]
+Participant = Literal["persona", "agent", "harness", "observer"]
 ErrorSource = Literal["agent", "persona", "infrastructure", "judge"]
 
 TerminationReason = Literal[

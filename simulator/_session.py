@@ -319,6 +319,9 @@ async def run_meeting(
             outgoing.put_nowait(sync_message(SYNC_UPDATE, update))
 
     doc = SharedDocument(on_update=on_update)
+    doc.on_refused = lambda origin, size, reason: rec.emit(DocUpdateRejected(
+        **rec.common(), origin=origin if origin in ("persona", "agent", "harness", "observer") else "observer",  # type: ignore[arg-type]
+        size=size, reason=reason))
     rec.doc = doc
     if opts.on_doc is not None:
         opts.on_doc(doc)

@@ -70,6 +70,8 @@ class NodeClient:
 async def test_ywebsocket_editor_observer_and_webrtc_agent(tmp_path: Path) -> None:
     rec = Recorder()
     shared = SharedDocument(on_update=rec)
+    refused: list[tuple[str, int, str]] = []
+    shared.on_refused = lambda origin, size, reason: refused.append((origin, size, reason))
     shared.create_product("persona", "model", "spreadsheet", "LBO", {"income_statement": {}})
     async with WebServer() as server:
         meeting = server.create_meeting()
@@ -103,6 +105,8 @@ async def test_ywebsocket_editor_observer_and_webrtc_agent(tmp_path: Path) -> No
             assert saw["model"]["content"]["income_statement"]["year1"] == {"revenue": 57.5}
             assert "observers may not edit" in await observer.until("denied")
             assert ("observer", "observers may not edit the document") in wm.hub.rejected
+            # The refusal reaches the document's recorder hook (the session writes doc_update_rejected).
+            assert any(o == "observer" and r == "observers may not edit the document" for o, _, r in refused)
             assert "hacked" not in shared.products()["model"]["content"]
 
             # The WebRTC agent edits through its doc channel (as the meeting's event pump does): the
