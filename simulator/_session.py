@@ -95,6 +95,9 @@ class SessionRecorder:
         self.persona_audio: list[tuple[float, bytes]] = []
         self.agent_audio: list[tuple[float, bytes]] = []
         self.doc: SharedDocument | None = None
+        self._since_updates = 0
+        self._since_bytes = 0
+        self._last_snapshot_bytes = 0
 
     def common(self) -> dict[str, Any]:
         """wall_time, meeting_time and turn_index for a new event."""
@@ -116,18 +119,29 @@ class SessionRecorder:
         return self.writer.attach(data, media_type)
 
     def doc_update(self, origin: str, update: bytes) -> None:
-        """Record an applied doc update; every ``snapshot_every`` updates store a full snapshot too."""
+        """Record an applied doc update, and now and then a full snapshot.
+
+        A snapshot is taken after at least ``snapshot_every`` updates *and* once the update bytes since
+        the last one exceed that snapshot's size: rebuilding at any moment then applies one snapshot plus
+        at most about its size in updates, while snapshots take at most about half of the record.
+        """
         self.writer.append(DocUpdate(**self.common(), origin=origin,  # type: ignore[arg-type]
                                      update=base64.b64encode(update).decode(), size=len(update)))
         self.doc_updates += 1
-        if self.doc is not None and self.doc_updates % self.snapshot_every == 0:
+        self._since_updates += 1
+        self._since_bytes += len(update)
+        if (self.doc is not None and self._since_updates >= self.snapshot_every
+                and self._since_bytes >= self._last_snapshot_bytes):
             self.snapshot()
 
     def snapshot(self) -> None:
         """Store the whole document state."""
         if self.doc is not None:
-            self.writer.append(DocSnapshot(**self.common(), state=base64.b64encode(self.doc.full_state()).decode(),
+            state = self.doc.full_state()
+            self.writer.append(DocSnapshot(**self.common(), state=base64.b64encode(state).decode(),
                                            updates_so_far=self.doc_updates))
+            self._since_updates = self._since_bytes = 0
+            self._last_snapshot_bytes = len(state)
 
     def write_recording(self) -> Path:
         """Stereo WAV, persona left and agent right, aligned on the meeting clock (streamed, bounded memory)."""
