@@ -142,9 +142,11 @@ class ScriptedPersona:
         await self._speak(turn)
         for name in turn.files:
             await self._push(turn, name)
+        # turn_end on the control channel means "the persona has finished; the floor is yours"
+        # (docs/protocol.md); the record's TurnEnd below marks when the agent's window closed.
+        await self.link.send_control(TurnEndMarker(turn.turn_index, ""))
         reason = await self._wait_for_agent(turn)
         self.emit(TurnEnd(**self._common(turn), reason=reason))  # type: ignore[arg-type]
-        await self.link.send_control(TurnEndMarker(turn.turn_index, reason))
         return reason
 
     async def _speak(self, turn: Turn) -> None:
