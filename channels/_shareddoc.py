@@ -2,18 +2,17 @@
 
 Every update is applied inside a transaction whose origin is the participant it came from and
 handed to ``on_update(origin, update)`` (the recorder and the forwarder to other participants).
-Malformed or oversized messages are refused with a reason and leave the document as it was. What
-the pinned yrs (0.28, in pycrdt 0.14.13) does with corrupt updates, measured by
-tests/doc/test_shareddoc.py: most raise ``ValueError`` before touching the document, declared
-lengths are checked before allocating, but some bit flips panic *during integration*
-(``PanicException``, a ``BaseException``) after part of the update was applied. So every update is
-first applied to a shadow copy of the document; only if that succeeds is it applied to the real
-one, and a shadow damaged by a refused update is rebuilt from the real document.
+Malformed or oversized messages are refused with a reason and leave the document as it was. Every
+incoming update is first tried in a child process holding a mirror of the document
+(``_docguard.UpdateSandbox``): the pinned yrs (0.28, in pycrdt 0.14.13) has corrupt updates that
+panic half-way through integration and corrupt updates that never return (docs/shared-document.md),
+and neither can be undone or interrupted inside this process.
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 
 from pycrdt import Doc, Map
 
+from modylbench.channels._docguard import GuardError, UpdateSandbox
 from modylbench.record._doc import new_product, products_json, products_root, to_yjs
 from modylbench.scenarios._pointer import parse_pointer
 
@@ -108,6 +108,7 @@ class SharedDocument:
         self,
         on_update: Callable[[str, bytes], None] | None = None,
         max_message_bytes: int = MAX_UPDATE_BYTES,
+        sandbox_timeout: float = 2.0,
     ):
         self.doc: Doc = Doc()
         self.root: Map = products_root(self.doc)
@@ -116,7 +117,8 @@ class SharedDocument:
         self._origin: str | None = None
         self._pending: list[bytes] = []
         self._sub = self.doc.observe(self._on_transaction)
-        self._shadow = self._fresh_shadow()
+        self.sandbox = UpdateSandbox(self.doc.get_update(), timeout=sandbox_timeout)
+        self._finalizer = weakref.finalize(self, UpdateSandbox.close, self.sandbox)
         self.updates_applied = 0
         self.updates_refused = 0
         self.listeners: list[Callable[[str, bytes], None]] = []
@@ -124,10 +126,10 @@ class SharedDocument:
         self.on_refused: Callable[[str, int, str], None] | None = None
         """Told of messages refused outside ``handle_message`` (origin, size, reason), to record them."""
 
-    def _fresh_shadow(self) -> Doc:
-        shadow: Doc = Doc()
-        shadow.apply_update(self.doc.get_update())
-        return shadow
+    def close(self) -> None:
+        """Stop the sandbox process (the document itself stays readable)."""
+        self._finalizer()
+
 
     def _on_transaction(self, event: Any) -> None:
         update = event.update
@@ -139,7 +141,7 @@ class SharedDocument:
         pending, self._pending = self._pending, []
         for u in pending:
             if local:
-                self._shadow.apply_update(u)
+                self.sandbox.mirror(u, self.doc.get_update)
             self.updates_applied += 1
             if self.on_update is not None:
                 self.on_update(origin, u)
@@ -166,15 +168,20 @@ class SharedDocument:
                 f"update of {len(update)} bytes is over the {self.max_message_bytes}-byte limit"
             )
         try:
+            self.sandbox.check_update(update, self.doc.get_update)
+        except GuardError as exc:
+            self.updates_refused += 1
+            raise DocMessageError(str(exc)) from None
+        try:
             with self.doc.transaction(origin=origin):
                 self.doc.apply_update(update)
         except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+            # The sandbox applied the same bytes to the same state; reaching here means they differ.
             self._pending.clear()
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
-            raise DocMessageError(
-                f"update does not decode or apply: {str(exc).splitlines()[0][:160]}"
-            ) from None
+            self.sandbox.reset(self.doc.get_update())
+            raise DocMessageError(f"update does not apply: {str(exc).splitlines()[0][:160]}") from None
         self._flush(origin)
 
     def handle_message(self, origin: str, data: bytes) -> SyncResult:
@@ -183,6 +190,10 @@ class SharedDocument:
         if mtype == MSG_AWARENESS:
             return SyncResult([], False)  # presence is not part of the record
         if sub == SYNC_STEP1:
+            try:
+                self.sandbox.check_state_vector(payload, self.doc.get_update)
+            except GuardError as exc:
+                raise DocMessageError(str(exc)) from None
             try:
                 missing = self.doc.get_update(payload)
             except BaseException as exc:  # noqa: BLE001

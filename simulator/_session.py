@@ -416,6 +416,8 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
             played: int, pump: _Pump) -> MeetingResult:
     pump.flush_transcripts()
     rec.snapshot()
+    if rec.doc is not None:
+        rec.doc.close()  # stops the update sandbox process; the document stays readable
     rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail))  # type: ignore[arg-type]
     rec.writer.close()
     media = _media_stats(link)
