@@ -46,9 +46,13 @@ while True:
     kind = read_exact(1)
     (n,) = struct.unpack(">I", read_exact(4))
     payload = read_exact(n)
-    if kind == b"r":  # reset the mirror to a given state
+    if kind == b"r":  # rebuild the mirror from the log of accepted updates (4-byte length + bytes each)
         doc = Doc()
-        doc.apply_update(payload)
+        pos = 0
+        while pos < len(payload):
+            (m,) = struct.unpack(">I", payload[pos:pos + 4])
+            doc.apply_update(payload[pos + 4:pos + 4 + m])
+            pos += 4 + m
         reply(True)
         continue
     try:
@@ -58,8 +62,10 @@ while True:
             doc.get_update(payload)
         reply(True)
     except BaseException as exc:
-        # "d": an update failed, so the mirror may be half-changed (a panic): the parent resets it.
-        reply(False, ("d" if kind == b"u" else "c") + (str(exc).splitlines() or [type(exc).__name__])[0])
+        # Decoding errors (ValueError) are raised before the document is touched; anything else (a
+        # PanicException half-way through integration) may have changed the mirror: "d" asks for a reset.
+        dirty = kind == b"u" and not isinstance(exc, ValueError)
+        reply(False, ("d" if dirty else "c") + (str(exc).splitlines() or [type(exc).__name__])[0])
 """
 
 
@@ -70,21 +76,30 @@ class GuardError(Exception):
 class UpdateSandbox:
     """A child process with a mirror of the document; ``check_update`` / ``check_state_vector`` before use."""
 
-    def __init__(self, initial_state: bytes = b"", timeout: float = 2.0):
+    def __init__(self, log: Callable[[], list[bytes]], timeout: float = 2.0):
+        """``log`` returns every update the real document has accepted, in order.
+
+        The mirror is rebuilt from that log, not from an encoded state: a state encoding leaves out
+        structs still waiting for their dependencies, and a mirror without them can accept an update
+        the real document then fails on.
+        """
         self.timeout = timeout
+        self.log = log
         self._proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
-        self._start(initial_state)
+        self.resets = 0
+        self._start()
 
-    def _start(self, state: bytes) -> None:
+    def _start(self) -> None:
         self._proc = subprocess.Popen(
             [sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, bufsize=0,
         )
-        if state:
-            ok, why = self._ask(b"u", state)
+        updates = self.log()
+        if updates:
+            ok, why = self._ask(b"r", b"".join(struct.pack(">I", len(u)) + u for u in updates))
             if not ok:
-                raise RuntimeError(f"document sandbox could not load the document state: {why}")
+                raise RuntimeError(f"document sandbox could not rebuild the document: {why}")
 
     def close(self) -> None:
         """Stop the child."""
@@ -96,20 +111,22 @@ class UpdateSandbox:
             except (OSError, subprocess.TimeoutExpired):
                 pass
 
-    def restart(self, state: bytes) -> None:
-        """Replace the child with a fresh one holding ``state`` (after a hang or a crash)."""
+    def restart(self) -> None:
+        """Replace the child with a fresh one rebuilt from the log (after a hang or a crash)."""
         self.close()
         self.restarts += 1
-        self._start(state)
+        self._start()
 
-    def reset(self, state: bytes) -> None:
-        """Bring the mirror back to ``state``; respawns the child if it does not answer."""
+    def reset(self) -> None:
+        """Rebuild the mirror from the log; respawns the child if it does not answer."""
+        self.resets += 1
+        payload = b"".join(struct.pack(">I", len(u)) + u for u in self.log())
         try:
-            ok, _ = self._ask(b"r", state)
+            ok, _ = self._ask(b"r", payload)
         except GuardError:
             ok = False
         if not ok:
-            self.restart(state)
+            self.restart()
 
     def _ask(self, kind: bytes, payload: bytes) -> tuple[bool, str]:
         proc = self._proc
@@ -142,33 +159,29 @@ class UpdateSandbox:
             buf += chunk
         return buf
 
-    def check_update(self, update: bytes, state: Callable[[], bytes]) -> None:
-        """Apply ``update`` to the mirror; raises GuardError when it must be refused.
-
-        ``state`` gives the real document's full state, used only to repair the mirror when the
-        refused update damaged it, hung or killed the child.
-        """
+    def check_update(self, update: bytes) -> None:
+        """Apply ``update`` to the mirror; raises GuardError when it must be refused."""
         try:
             ok, why = self._ask(b"u", update)
         except GuardError:
-            self.restart(state())
+            self.restart()
             raise
         if not ok:
             if why[:1] == "d":
-                self.reset(state())
+                self.reset()
             raise GuardError(f"update does not decode or apply: {why[1:161]}")
 
-    def check_state_vector(self, state_vector: bytes, state: Callable[[], bytes]) -> None:
+    def check_state_vector(self, state_vector: bytes) -> None:
         """Compute a diff against ``state_vector`` in the mirror; raises GuardError when it is bad."""
         try:
             ok, why = self._ask(b"s", state_vector)
         except GuardError:
-            self.restart(state())
+            self.restart()
             raise
         if not ok:
             raise GuardError(f"state vector does not decode: {why[1:161]}")
 
-    def mirror(self, update: bytes, state: Callable[[], bytes]) -> None:
+    def mirror(self, update: bytes) -> None:
         """Apply an update that is already known good (a local edit) to keep the mirror in step."""
         try:
             ok, why = self._ask(b"u", update)
@@ -176,4 +189,4 @@ class UpdateSandbox:
             ok, why = False, "no answer"
         if not ok:  # not expected for updates the real document produced; repair the mirror anyway
             logger.warning("document sandbox rejected a local update (%s); rebuilding it", why)
-            self.reset(state())
+            self.reset()

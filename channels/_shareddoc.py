@@ -21,16 +21,27 @@ from typing import Any
 from pycrdt import Doc, Map
 
 from modylbench.channels._docguard import GuardError, UpdateSandbox
+from modylbench.channels._wire import (
+    MSG_AWARENESS,
+    MSG_SYNC,
+    SYNC_STEP1,
+    SYNC_STEP2,
+    SYNC_UPDATE,
+    WireError,
+    check_doc_message,
+    encode_sync,
+    read_varuint,
+    write_varuint,
+)
 from modylbench.record._doc import new_product, products_json, products_root, to_yjs
 from modylbench.scenarios._pointer import parse_pointer
 
 logger = logging.getLogger(__name__)
 
-MSG_SYNC = 0
-MSG_AWARENESS = 1
-SYNC_STEP1 = 0
-SYNC_STEP2 = 1
-SYNC_UPDATE = 2
+__all__ = [
+    "MAX_UPDATE_BYTES", "MSG_AWARENESS", "MSG_SYNC", "SYNC_STEP1", "SYNC_STEP2", "SYNC_UPDATE", "DocMessageError",
+    "SharedDocument", "SyncResult", "parse_message", "read_doc_varuint", "sync_message", "write_varuint",
+]
 
 MAX_UPDATE_BYTES = 1024 * 1024
 """Largest Yjs message accepted from a participant."""
@@ -40,56 +51,30 @@ class DocMessageError(ValueError):
     """A doc-channel message that was refused; the reason is one line."""
 
 
-def _varuint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        if pos >= len(data):
-            raise DocMessageError("message ends inside a length field")
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, pos
-        shift += 7
-        if shift > 35:
-            raise DocMessageError("length field too long")
-
-
-def write_varuint(n: int) -> bytes:
-    """lib0 variable-length unsigned integer."""
-    out = bytearray()
-    while n > 0x7F:
-        out.append(0x80 | (n & 0x7F))
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+def read_doc_varuint(data: bytes, pos: int) -> tuple[int, int]:
+    """A lib0 varuint at ``pos`` → (value, next position); raises DocMessageError when malformed."""
+    try:
+        return read_varuint(data, pos)
+    except WireError as exc:
+        raise DocMessageError(str(exc)) from None
 
 
 def sync_message(sub_type: int, payload: bytes) -> bytes:
     """A y-protocols sync message: [0, sub_type, varuint len, payload]."""
-    return bytes([MSG_SYNC, sub_type]) + write_varuint(len(payload)) + payload
+    return encode_sync(sub_type, payload)
 
 
 def parse_message(data: bytes, max_bytes: int = MAX_UPDATE_BYTES) -> tuple[int, int, bytes]:
-    """Split a doc-channel message into (message type, sync sub-type, payload); bounded and strict."""
-    if len(data) > max_bytes:
-        raise DocMessageError(f"message of {len(data)} bytes is over the {max_bytes}-byte limit")
-    if len(data) < 2:
-        raise DocMessageError("message too short")
-    mtype = data[0]
-    if mtype == MSG_AWARENESS:
-        length, pos = _varuint(data, 1)
-        if pos + length != len(data):
-            raise DocMessageError("awareness payload length does not match the message")
+    """Split a doc-channel message into (message type, sync sub-type or -1, payload); bounded and strict."""
+    try:
+        mtype, sub = check_doc_message(data, max_bytes)
+    except WireError as exc:
+        raise DocMessageError(str(exc)) from None
+    _, pos = read_varuint(data, 0)
+    if mtype == MSG_AWARENESS or sub is None:
         return mtype, -1, data[pos:]
-    if mtype != MSG_SYNC:
-        raise DocMessageError(f"unknown message type {mtype}")
-    sub = data[1]
-    if sub not in (SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE):
-        raise DocMessageError(f"unknown sync message type {sub}")
-    length, pos = _varuint(data, 2)
-    if pos + length != len(data):
-        raise DocMessageError("declared payload length does not match the message")
+    _, pos = read_varuint(data, pos)
+    _, pos = read_varuint(data, pos)
     return mtype, sub, data[pos:]
 
 
@@ -117,7 +102,9 @@ class SharedDocument:
         self._origin: str | None = None
         self._pending: list[bytes] = []
         self._sub = self.doc.observe(self._on_transaction)
-        self.sandbox = UpdateSandbox(self.doc.get_update(), timeout=sandbox_timeout)
+        self.accepted: list[bytes] = []
+        """Every update applied to the document, in order (the sandbox rebuilds its mirror from it)."""
+        self.sandbox = UpdateSandbox(lambda: self.accepted, timeout=sandbox_timeout)
         self._finalizer = weakref.finalize(self, UpdateSandbox.close, self.sandbox)
         self.updates_applied = 0
         self.updates_refused = 0
@@ -141,7 +128,8 @@ class SharedDocument:
         pending, self._pending = self._pending, []
         for u in pending:
             if local:
-                self.sandbox.mirror(u, self.doc.get_update)
+                self.accepted.append(u)
+                self.sandbox.mirror(u)
             self.updates_applied += 1
             if self.on_update is not None:
                 self.on_update(origin, u)
@@ -168,7 +156,7 @@ class SharedDocument:
                 f"update of {len(update)} bytes is over the {self.max_message_bytes}-byte limit"
             )
         try:
-            self.sandbox.check_update(update, self.doc.get_update)
+            self.sandbox.check_update(update)
         except GuardError as exc:
             self.updates_refused += 1
             raise DocMessageError(str(exc)) from None
@@ -180,18 +168,21 @@ class SharedDocument:
             self._pending.clear()
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
-            self.sandbox.reset(self.doc.get_update())
+            self.sandbox.reset()
             raise DocMessageError(f"update does not apply: {str(exc).splitlines()[0][:160]}") from None
+        # The raw bytes, not the transaction's update: structs still waiting for their dependencies
+        # are in the former only, and the sandbox's mirror must hold them too.
+        self.accepted.append(update)
         self._flush(origin)
 
     def handle_message(self, origin: str, data: bytes) -> SyncResult:
         """Handle one doc-channel message from ``origin``; raises DocMessageError when refused."""
         mtype, sub, payload = parse_message(data, self.max_message_bytes)
-        if mtype == MSG_AWARENESS:
-            return SyncResult([], False)  # presence is not part of the record
+        if mtype != MSG_SYNC:
+            return SyncResult([], False)  # presence (awareness) is not part of the record
         if sub == SYNC_STEP1:
             try:
-                self.sandbox.check_state_vector(payload, self.doc.get_update)
+                self.sandbox.check_state_vector(payload)
             except GuardError as exc:
                 raise DocMessageError(str(exc)) from None
             try:

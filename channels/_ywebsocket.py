@@ -26,8 +26,8 @@ from modylbench.channels._shareddoc import (
     SYNC_UPDATE,
     DocMessageError,
     SharedDocument,
-    _varuint,
     parse_message,
+    read_doc_varuint,
     sync_message,
     write_varuint,
 )
@@ -62,14 +62,14 @@ def permission_denied(reason: str) -> bytes:
 
 def parse_awareness(payload: bytes) -> list[tuple[int, int, str]]:
     """(client id, clock, state JSON) entries of an awareness update; raises DocMessageError."""
-    count, pos = _varuint(payload, 0)
+    count, pos = read_doc_varuint(payload, 0)
     if count > 1000:
         raise DocMessageError("too many awareness entries")
     out = []
     for _ in range(count):
-        cid, pos = _varuint(payload, pos)
-        clock, pos = _varuint(payload, pos)
-        length, pos = _varuint(payload, pos)
+        cid, pos = read_doc_varuint(payload, pos)
+        clock, pos = read_doc_varuint(payload, pos)
+        length, pos = read_doc_varuint(payload, pos)
         if pos + length > len(payload):
             raise DocMessageError("awareness state runs past the message")
         out.append((cid, clock, payload[pos : pos + length].decode("utf-8", "replace")))
@@ -260,7 +260,7 @@ class YWebsocketHub:
             self._refuse(client, len(data), "awareness message too large")
             return
         try:
-            length, pos = _varuint(data, 1)
+            length, pos = read_doc_varuint(data, 1)
             if pos + length != len(data):
                 raise DocMessageError("awareness payload length does not match the message")
             entries = parse_awareness(data[pos:])
