@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Callable
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,14 @@ while True:
 """
 
 
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        proc.kill()
+        proc.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+
 class GuardError(Exception):
     """The sandbox refused the input (failed, panicked, hung or died); the message says which."""
 
@@ -95,6 +104,7 @@ class UpdateSandbox:
             [sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, bufsize=0,
         )
+        weakref.finalize(self, _kill, self._proc)  # no orphan child if the sandbox is dropped unclosed
         updates = self.log()
         if updates:
             ok, why = self._ask(b"r", b"".join(struct.pack(">I", len(u)) + u for u in updates))
@@ -105,11 +115,7 @@ class UpdateSandbox:
         """Stop the child."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            try:
-                proc.kill()
-                proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
+            _kill(proc)
 
     def restart(self) -> None:
         """Replace the child with a fresh one rebuilt from the log (after a hang or a crash)."""
@@ -129,6 +135,8 @@ class UpdateSandbox:
             self.restart()
 
     def _ask(self, kind: bytes, payload: bytes) -> tuple[bool, str]:
+        if self._proc is None:
+            self._start()  # closed earlier (the meeting ended) and needed again, e.g. by an observer
         proc = self._proc
         if proc is None or proc.stdin is None or proc.stdout is None:
             raise GuardError("document sandbox is not running")

@@ -12,7 +12,6 @@ and neither can be undone or interrupted inside this process.
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -105,7 +104,6 @@ class SharedDocument:
         self.accepted: list[bytes] = []
         """Every update applied to the document, in order (the sandbox rebuilds its mirror from it)."""
         self.sandbox = UpdateSandbox(lambda: self.accepted, timeout=sandbox_timeout)
-        self._finalizer = weakref.finalize(self, UpdateSandbox.close, self.sandbox)
         self.updates_applied = 0
         self.updates_refused = 0
         self.listeners: list[Callable[[str, bytes], None]] = []
@@ -114,8 +112,8 @@ class SharedDocument:
         """Told of messages refused outside ``handle_message`` (origin, size, reason), to record them."""
 
     def close(self) -> None:
-        """Stop the sandbox process (the document itself stays readable)."""
-        self._finalizer()
+        """Stop the sandbox process; it starts again by itself if another message arrives."""
+        self.sandbox.close()
 
 
     def _on_transaction(self, event: Any) -> None:
