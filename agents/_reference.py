@@ -51,6 +51,8 @@ class ReferenceAgent:
         self.client: MeetingClient | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.chat_log: list[str] = []
+        self.captions: list[str] = []
+        """What the persona said since the agent last answered (from the captions)."""
         self.files: list[FileReceived] = []
 
     @property
@@ -71,6 +73,7 @@ class ReferenceAgent:
                     self.turn = ev.turn_index
                     client.stop_speaking()  # a new turn means the persona took the floor
                 elif isinstance(ev, CaptionReceived) and ev.final and self.turn is not None:
+                    self.captions.append(ev.text)
                     self._start(self._act(self.turn, ev))
                 elif isinstance(ev, ChatReceived):
                     self.chat_log.append(ev.text)
@@ -286,8 +289,9 @@ class LLMAgent(ReferenceAgent):
         import openai
 
         assert self.client is not None
-        turn = self.scenario.turns[turn_index]
-        heard = turn.human_utterance
+        # Only what reached the agent in the meeting: captions, chat and files (never the scenario's script).
+        heard = "\n".join(self.captions) or "(the persona said nothing you could hear)"
+        self.captions = []
         if self.chat_log:
             heard += "\n[chat] " + "\n[chat] ".join(self.chat_log)
             self.chat_log = []
