@@ -143,7 +143,9 @@ class WebRTCMeeting(LinkBase):
                 "screen_changes": self.screen_track.changes}
 
     async def show(self, image: Image.Image) -> float:
-        self.screen_track.show(image)
+        # Converting a 1280x720 picture to a video frame takes ~10 ms; doing it on the event loop made the
+        # audio track's first frames late (measured at meeting start), so it runs in a worker thread.
+        await asyncio.to_thread(self.screen_track.show, image)
         return self.clock.now()
 
     # ---------------------------------------------------------------- lifecycle
