@@ -151,9 +151,10 @@ def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
     result, entry = _run("mini_fixture", "oracle", folder, transport="webrtc")
     assert result.termination_reason == "completed"
     assert result.media["audio_frames_sent"] > 100
-    # Zero late frames is the target the benchmark measures (benchmarks/bench_simulator.py); on a
-    # shared CI machine a test allows a stray scheduler hiccup or two, never a systematic lag.
-    assert result.media["audio_frames_late_20ms"] <= max(2, result.media["audio_frames_sent"] // 100)
+    # Zero late frames is the target the benchmark measures on a quiet machine
+    # (benchmarks/bench_simulator.py); a test on a shared CI machine only rules out a systematic lag
+    # (pacing that falls behind makes most frames late, not a few).
+    assert result.media["audio_frames_late_20ms"] < result.media["audio_frames_sent"] // 10
     events = read_record(folder).events
     speech = [e for e in events if e.event == "agent_speech" and e.onset < e.offset]
     assert speech, "the agent's voice was not detected on its audio track"
