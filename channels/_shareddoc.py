@@ -98,7 +98,6 @@ class SharedDocument:
         self.root: Map = products_root(self.doc)
         self.on_update = on_update
         self.max_message_bytes = max_message_bytes
-        self._origin: str | None = None
         self._pending: list[bytes] = []
         self._sub = self.doc.observe(self._on_transaction)
         self.accepted: list[bytes] = []

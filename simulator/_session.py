@@ -388,7 +388,6 @@ async def run_meeting(
             reason = "agent_disconnected"
         await link.close("completed" if reason in ("completed", "max_turns") else reason)
         # Let the agent's last events (its final speech offset, doc edits) land before the record closes.
-        await asyncio.wait_for(asyncio.shield(pump_task), timeout=None) if pump_task.done() else None
         await _drain(pump_task, clock)
     except Exception as exc:  # noqa: BLE001 - an infrastructure failure is never charged to the agent
         rec.emit(ErrorEvent(**rec.common(), source="infrastructure", kind=type(exc).__name__, message=str(exc),
