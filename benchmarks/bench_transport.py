@@ -62,10 +62,17 @@ def slide(i: int) -> Image.Image:
     return img
 
 
-async def run(n: int, seconds: float) -> dict[str, float]:
+async def run(n: int, seconds: float, barrier: bool = False) -> dict[str, float]:
     clock = WallClock()
     async with SignalingServer() as server:
         meetings = [server.create_meeting(clock) for _ in range(n)]
+        # Prepared before the meetings run, as the persona prepares its speech and slides.
+        speech = fallback_speech("revenue grew four percent while costs stayed flat")
+        slides = [slide(i) for i in range(8)]
+        payload = os.urandom(1_000_000)
+        for m in meetings:
+            for img in slides:
+                m.prepare_screen(img)
         specs = [{"url": m.url, "token": m.token} for m in meetings]
         child = subprocess.Popen(
             [sys.executable, __file__, "--agents"],
@@ -79,6 +86,10 @@ async def run(n: int, seconds: float) -> dict[str, float]:
         t0 = clock.now()
         connects = await asyncio.gather(*(m.wait_connected() for m in meetings))
         connects = [c + (0 * t0) for c in connects]
+        if barrier:
+            print("ready", flush=True)
+            delay = float(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline) or 0)
+            await asyncio.sleep(delay)
         cpu0, wall0 = os.times(), time.monotonic()
         for m in meetings:
             for f in m.audio_track.stats, m.screen_track.stats:
@@ -98,16 +109,16 @@ async def run(n: int, seconds: float) -> dict[str, float]:
                         return
 
             listener = asyncio.create_task(listen())
-            await m.show(slide(0))
-            await m.push_file("data.csv", os.urandom(1_000_000), "text/csv")
+            await m.show(slides[0])
+            await m.push_file("data.csv", payload, "text/csv")
             end = clock.now() + seconds
             i = 0
             while clock.now() < end:
                 i += 1
-                await m.show(slide(i))
+                await m.show(slides[i % len(slides)])
                 await m.send_chat(f"look at slide {i}")
                 await clock.sleep(0.3)
-                pb = await m.play(fallback_speech("revenue grew four percent while costs stayed flat"))
+                pb = await m.play(speech)
                 start = await pb.started
                 await m.send_control(Caption(f"@{clock.wall_time() - (clock.now() - start)}"))
                 await pb.ended

@@ -4,7 +4,6 @@ actions it can take (speak, chat, files, doc, done). ``modylbench.agents`` wraps
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -25,9 +24,11 @@ from modylbench.channels._wire import (
     WireError,
     check_doc_message,
     dumps,
+    loop_file_budget,
     parse_json,
     sanitize_name,
     send_file,
+    sha256_hex,
 )
 
 logger = logging.getLogger(__name__)
@@ -145,6 +146,9 @@ MeetingEvent = (
 
 class AgentSession:
     """An agent's connection to a meeting, whatever carries it. Use through ``modylbench.agents``."""
+
+    shares_file_budget = False
+    """Set over WebRTC: file sends share the event loop's budget (``SharedRate``)."""
 
     def __init__(
         self,
@@ -304,13 +308,14 @@ class AgentSession:
                         timeout: float = 60.0) -> tuple[bool, str]:  # fmt: skip
         """Send a file; returns (verified by the meeting, reason if not)."""
         header = FileHeader(secrets.token_hex(8), sanitize_name(name), media_type, len(data),
-                            hashlib.sha256(data).hexdigest())  # fmt: skip
+                            await sha256_hex(data))  # fmt: skip
         fut: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
         self._pushes[header.file_id] = fut
         try:
             if self._closed:
                 return False, "not connected"
-            await send_file(self.pipes["files"], self.clock, header, data, FILE_RATE)
+            shared = loop_file_budget() if self.shares_file_budget else None
+            await send_file(self.pipes["files"], self.clock, header, data, FILE_RATE, shared)
             try:
                 return await wait_for(self.clock, asyncio.shield(fut), timeout)
             except ClockTimeout:

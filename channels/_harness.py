@@ -4,11 +4,10 @@ bounded agent-event stream. ``WebRTCMeeting`` and ``InProcessMeeting`` add the m
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from modylbench.channels._audio import AudioSource, VoiceActivity
 from modylbench.channels._clock import Clock, ClockTimeout, wait_for
@@ -42,10 +41,15 @@ from modylbench.channels._wire import (
     WireError,
     check_doc_message,
     dumps,
+    loop_file_budget,
     parse_json,
     sanitize_name,
     send_file,
+    sha256_hex,
 )
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +58,12 @@ class LinkBase:
     """Shared behaviour of both harness-side transports (see ``MeetingLink`` for the contract)."""
 
     transport: Literal["webrtc", "inproc"]
+
+    shares_file_budget = False
+    """Real-time transports pace file sends within the event loop's shared budget (``SharedRate``)."""
+
+    def prepare_screen(self, image: Image.Image) -> None:
+        """Nothing to prepare by default (see ``MeetingLink.prepare_screen``)."""
 
     def __init__(self, clock: Clock, options: LinkOptions | None = None) -> None:
         self.clock = clock
@@ -335,7 +345,7 @@ class LinkBase:
     async def push_file(self, name: str, data: bytes, media_type: str) -> FileOutcome:
         started = self.clock.now()
         header = FileHeader(
-            secrets.token_hex(8), sanitize_name(name), media_type, len(data), hashlib.sha256(data).hexdigest()
+            secrets.token_hex(8), sanitize_name(name), media_type, len(data), await sha256_hex(data)
         )
 
         def outcome(ok: bool, reason: str) -> FileOutcome:
@@ -352,7 +362,8 @@ class LinkBase:
         try:
             rate = float(self.options.extra.get("file_rate", FILE_RATE))
             try:
-                await send_file(pipe, self.clock, header, data, rate)
+                shared = loop_file_budget() if self.shares_file_budget else None
+                await send_file(pipe, self.clock, header, data, rate, shared)
             except Exception as exc:
                 return outcome(False, f"send failed: {exc!r}")
             try:

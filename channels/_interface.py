@@ -279,6 +279,11 @@ class MeetingLink(Protocol):
         """Cut current and queued speech (barge-in); returns the meeting time of the cut."""
         ...
 
+    def prepare_screen(self, image: Image.Image) -> None:
+        """Do the expensive part of showing ``image`` now, before the meeting (optional; the same object
+        must be passed to ``show`` later)."""
+        ...
+
     async def show(self, image: Image.Image) -> float:
         """Put ``image`` on the screen share from the next frame on; returns the meeting time it was taken."""
         ...

@@ -53,6 +53,7 @@ class WebRTCMeeting(LinkBase):
     """A ``MeetingLink`` to an agent that joins over WebRTC through a ``SignalingServer``."""
 
     transport: Literal["webrtc", "inproc"] = "webrtc"
+    shares_file_budget = True
 
     def __init__(
         self, meeting_id: str, token: str, clock: Clock | None = None, options: LinkOptions | None = None
@@ -142,10 +143,17 @@ class WebRTCMeeting(LinkBase):
                 "audio_max_late_ms": round(a.max_late * 1000, 3), "screen_frames_sent": v.frames,
                 "screen_changes": self.screen_track.changes}
 
+    def prepare_screen(self, image: Image.Image) -> None:
+        self.screen_track.prepare(image)
+
     async def show(self, image: Image.Image) -> float:
-        # Converting a 1280x720 picture to a video frame takes ~10 ms; doing it on the event loop made the
-        # audio track's first frames late (measured at meeting start), so it runs in a worker thread.
-        await asyncio.to_thread(self.screen_track.show, image)
+        # Converting a 1280x720 picture to a video frame takes ~6 ms; doing it on the event loop made the
+        # audio track's first frames late (measured at meeting start), so a picture not prepared before the
+        # meeting is converted in a worker thread.
+        frame = self.screen_track.prepared(image)
+        if frame is None:
+            frame = await asyncio.to_thread(self.screen_track.convert, image)
+        self.screen_track.show(frame)
         return self.clock.now()
 
     # ---------------------------------------------------------------- lifecycle

@@ -3,11 +3,13 @@ Yjs sync-message framing checks, name sanitising and the chat rate limit."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import re
 import unicodedata
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -245,14 +247,58 @@ class FileAssembler:
         return [self.open.pop(fid).header for fid in stale]
 
 
+async def sha256_hex(data: bytes) -> str:
+    """SHA-256 of ``data``; large payloads are hashed in a worker thread (hashlib releases the GIL), so a
+    megabyte does not hold the event loop for ~2.5 ms per file while media is paced."""
+    if len(data) < 64 * 1024:
+        return hashlib.sha256(data).hexdigest()
+    return await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
+
+
+class SharedRate:
+    """One real-time byte budget shared by every WebRTC file transfer on an event loop.
+
+    aiortc's SCTP is pure Python: here a megabyte costs ~150 ms of CPU on each side, so eight meetings of
+    one process each pushing a file at ``FILE_RATE`` at once kept the loop busy for half a second and made
+    audio frames late. Transfers queue for slots in the order they ask; one alone still gets the full rate.
+    """
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._next = 0.0
+
+    async def take(self, nbytes: int) -> None:
+        loop = asyncio.get_running_loop()
+        start = max(loop.time(), self._next)
+        self._next = start + nbytes / self.rate
+        if start > loop.time():
+            await asyncio.sleep(start - loop.time())
+
+
+_LOOP_RATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedRate] = weakref.WeakKeyDictionary()
+
+
+def loop_file_budget(rate: float = FILE_RATE) -> SharedRate:
+    """The ``SharedRate`` of the running event loop (created on first use)."""
+    loop = asyncio.get_running_loop()
+    budget = _LOOP_RATES.get(loop)
+    if budget is None:
+        budget = _LOOP_RATES[loop] = SharedRate(rate)
+    return budget
+
+
 async def send_file(
-    pipe: Pipe, clock: Clock, header: FileHeader, data: bytes, rate: float = FILE_RATE
+    pipe: Pipe, clock: Clock, header: FileHeader, data: bytes, rate: float = FILE_RATE,
+    shared: SharedRate | None = None,
 ) -> None:
-    """Stream header, chunks (paced at ``rate`` bytes/s on ``clock``) and end marker on the files pipe."""
+    """Stream header, chunks (paced at ``rate`` bytes/s on ``clock``, and within ``shared`` if given) and
+    end marker on the files pipe."""
     await pipe.send(dumps(header.to_json()))
     t = clock.now()
     for i in range(0, len(data), FILE_CHUNK):
         payload = data[i : i + FILE_CHUNK]
+        if shared is not None:
+            await shared.take(len(payload))
         await pipe.send(chunk_frame(header.file_id, payload))
         t += len(payload) / rate
         await clock.sleep_until(t)

@@ -119,6 +119,7 @@ class ScriptedPersona:
                 buf = io.BytesIO()
                 image.save(buf, format="PNG")
                 self._slides[t.screen.slide_id] = (image, self.attach(buf.getvalue(), "image/png"))
+                self.link.prepare_screen(image)
 
     def _common(self, turn: Turn) -> dict[str, Any]:
         return {"wall_time": self.clock.wall_time(), "meeting_time": self.clock.now(), "turn_index": turn.turn_index}
