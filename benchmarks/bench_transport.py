@@ -1,10 +1,12 @@
 """N meetings side by side over loopback WebRTC: persona audio, 2 fps screen share, chat and a file push.
 
-Persona peers run in this process, agent peers in a child process (as in real use). Prints, per N: connect
-time, audio frames sent, frames late by > 20 ms, the largest lateness, persona speech delay at the agent
-(packet arrival and after the jitter buffer), and CPU per meeting.
+All persona peers share this process and its event loop, all agent peers share one child process. The N
+meetings run in lock step (each shows a slide, posts chat, speaks, then repeats; each first pushes a 1 MB
+file), the worst case for a shared loop. Prints, per N: connect time, audio frames sent, frames late by
+> 20 ms, the largest lateness, persona speech delay at the agent (packet arrival and after the jitter
+buffer), screen frames and CPU per meeting on each side.
 
-    python benchmarks/bench_transport.py --n 1 4 8 --seconds 10
+    python benchmarks/bench_transport.py --n 1 4 8 --seconds 10 --repeat 3
 """
 
 from __future__ import annotations
@@ -62,7 +64,13 @@ def slide(i: int) -> Image.Image:
     return img
 
 
-async def run(n: int, seconds: float, barrier: bool = False) -> dict[str, float]:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux /proc; this machine)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(n: int, seconds: float) -> dict[str, float]:
     clock = WallClock()
     async with SignalingServer() as server:
         meetings = [server.create_meeting(clock) for _ in range(n)]
@@ -83,14 +91,8 @@ async def run(n: int, seconds: float, barrier: bool = False) -> dict[str, float]
         assert child.stdin is not None
         child.stdin.write(json.dumps(specs))
         child.stdin.close()
-        t0 = clock.now()
         connects = await asyncio.gather(*(m.wait_connected() for m in meetings))
-        connects = [c + (0 * t0) for c in connects]
-        if barrier:
-            print("ready", flush=True)
-            delay = float(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline) or 0)
-            await asyncio.sleep(delay)
-        cpu0, wall0 = os.times(), time.monotonic()
+        cpu0, wall0 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
         for m in meetings:
             for f in m.audio_track.stats, m.screen_track.stats:
                 f.frames, f.late_frames, f.max_late = 0, 0, 0.0
@@ -127,11 +129,11 @@ async def run(n: int, seconds: float, barrier: bool = False) -> dict[str, float]
             await asyncio.wait_for(listener, 5)
 
         await asyncio.gather(*(persona(m) for m in meetings))
-        cpu1, wall1 = os.times(), time.monotonic()
+        cpu1, wall1 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
         child.wait(timeout=30)
     audio = [m.audio_track.stats for m in meetings]
-    cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system) + (cpu1.children_user - cpu0.children_user)
-    cpu += cpu1.children_system - cpu0.children_system
+    screen = [m.screen_track.stats for m in meetings]
+    persona_cpu, agent_cpu = ((b - a) / (wall1 - wall0) / n * 100 for a, b in zip(cpu0, cpu1, strict=True))
     arr = [d["arrival"] * 1000 for d in delays]
     dlv = [d["delivered"] * 1000 for d in delays]
     return {
@@ -144,26 +146,55 @@ async def run(n: int, seconds: float, barrier: bool = False) -> dict[str, float]
         "speech_arrival_ms_max": max(arr) if arr else float("nan"),
         "speech_delivered_ms_median": statistics.median(dlv) if dlv else float("nan"),
         "speech_delivered_ms_max": max(dlv) if dlv else float("nan"),
-        "cpu_pct_per_meeting": 100 * cpu / (wall1 - wall0) / n,
+        "screen_frames": sum(s.frames for s in screen),
+        "screen_max_late_ms": max(s.max_late for s in screen) * 1000,
+        "cpu_persona_pct": persona_cpu,
+        "cpu_agent_pct": agent_cpu,
     }
 
 
-async def main(ns: list[int], seconds: float) -> None:
-    cols = ("n", "connect_ms_max", "connect_ms_mean", "audio_frames", "late_frames", "max_late_ms",
-            "speech_arrival_ms_max", "speech_delivered_ms_median", "speech_delivered_ms_max", "cpu_pct_per_meeting")  # fmt: skip
-    print(" ".join(f"{c:>12}" if i else f"{c:>3}" for i, c in enumerate(cols)))
+COLUMNS = {
+    "n": "meetings",
+    "connect_ms_max": "slowest join (signaling + ICE + DTLS + data channels), ms",
+    "audio_frames": "persona audio frames sent, all meetings",
+    "late_frames": "of those, sent > 20 ms after their slot",
+    "max_late_ms": "largest lateness of any audio frame, ms",
+    "speech_arrival_ms_max": "latest first speech packet at the agent's socket after its scheduled time, ms",
+    "speech_delivered_ms_median": "median time from scheduled speech to the agent's event (after the 80 ms jitter buffer), ms",  # noqa: E501
+    "speech_delivered_ms_max": "worst of those, ms",
+    "screen_frames": "screen-share frames sent (2 fps)",
+    "screen_max_late_ms": "largest screen-frame lateness, ms",
+    "cpu_persona_pct": "CPU of the persona process per meeting, % of one core",
+    "cpu_agent_pct": "CPU of the agent process per meeting, % of one core",
+}
+
+
+async def main(ns: list[int], seconds: float, repeat: int) -> None:
+    for c, meaning in COLUMNS.items():
+        print(f"# {c}: {meaning}")
+    cols = list(COLUMNS)
+    print(" ".join(f"{c:>12}" if i else f"{c:>3}" for i, c in enumerate(["run", *cols[1:]])).replace("run", "n/r"))
     for n in ns:
-        r = await run(n, seconds)
-        print(" ".join(f"{r[c]:>12.1f}" if i else f"{int(r[c]):>3}" for i, c in enumerate(cols)), flush=True)
+        rows = []
+        for r in range(repeat):
+            rows.append(await run(n, seconds))
+            label = f"{n}/{r + 1}"
+            print(" ".join([f"{label:>3}", *(f"{rows[-1][c]:>12.1f}" for c in cols[1:])]), flush=True)
+        if repeat > 1:
+            med = {c: statistics.median(row[c] for row in rows) for c in cols[1:]}
+            worst = max(row["late_frames"] for row in rows)
+            print(" ".join([f"{n:>2}~", *(f"{med[c]:>12.1f}" for c in cols[1:])]),
+                  f"  <- median of {repeat}; late frames in the worst run: {worst}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
     p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--repeat", type=int, default=1, help="runs per N; with more than one a median row follows")
     p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.agents:
         asyncio.run(agent_main(json.loads(sys.stdin.read())))
     else:
-        asyncio.run(main(a.n, a.seconds))
+        asyncio.run(main(a.n, a.seconds, a.repeat))

@@ -90,6 +90,7 @@ class WebRTCMeeting(LinkBase):
                     self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock)
                 elif transceiver.kind == "video":
                     transceiver.sender.replaceTrack(self.screen_track)
+                    self.screen_track.sender = transceiver.sender
                     transceiver.direction = "sendrecv" if transceiver.direction == "sendrecv" else "sendonly"
             await pc.setLocalDescription(await pc.createAnswer())
         except Exception as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import fractions
 import logging
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from aiortc.rtp import RtpPacket
 from aiortc.utils import uint16_add
 from av import AudioFrame, CodecContext, Packet, VideoFrame
 from av.audio.codeccontext import AudioCodecContext
+from av.video.codeccontext import VideoCodecContext
+from av.video.frame import PictureType
 from PIL import Image
 
 from modylbench.channels._audio import SILENCE, AudioSource
@@ -152,13 +155,24 @@ class PacedAudioTrack(MediaStreamTrack):
 
 
 class ScreenTrack(MediaStreamTrack):
-    """The screen share: the current image at ``fps``, converted to a video frame only when it changes.
+    """The screen share: the current picture at ``fps``, VP8-encoded by the track itself.
 
-    An unchanged picture is handed to the encoder as the same frame again, which VP8 codes as a tiny
-    inter frame; that is as far as "send only what changed" goes with a standard codec.
+    aiortc would encode the frames it is given, but it recreates its VP8 encoder whenever the receiver's
+    bandwidth estimate (REMB) moves by 10 %; creating one takes 25–60 ms with the GIL held, which stalled
+    the event loop and made the audio of every meeting in the process late at once (measured: all eight
+    meetings, ~4 s into each run). So this track opens one encoder when it is built (before the meeting),
+    at a fixed bit rate, and hands aiortc finished packets. Encoding runs in a worker thread (libvpx
+    releases the GIL). Key frames: the first frame, every ``keyframe_interval`` seconds, and whenever the
+    receiver asks (RTCP PLI/FIR, read from the sender aiortc attaches as ``sender``).
+
+    A picture is converted to a video frame only when it changes (or ahead of time, see ``prepare``); an
+    unchanged picture is encoded again as a tiny inter frame, as far as "send only what changed" goes with
+    a standard codec.
     """
 
     kind = "video"
+    bit_rate = 500_000
+    keyframe_interval = 10.0
 
     def __init__(self, clock: Clock, fps: float = 2.0, size: tuple[int, int] = (1280, 720)) -> None:
         super().__init__()
@@ -170,7 +184,36 @@ class ScreenTrack(MediaStreamTrack):
         self._t: float | None = None
         self.stats = PacingStats(late_threshold=self.period / 2)
         self.changes = 0
+        self.keyframes = 0
+        self.sender: Any = None
         self._prepared: OrderedDict[int, tuple[Image.Image, VideoFrame]] = OrderedDict()
+        self._encoder = self._new_encoder()
+        self._encode(self._frame, 0, True)  # opens the codec now, not while audio is being paced
+        self._last_key = -math.inf
+
+    def _new_encoder(self) -> VideoCodecContext:
+        c = cast(VideoCodecContext, CodecContext.create("libvpx", "w"))
+        c.width, c.height = self.size
+        c.bit_rate = self.bit_rate
+        c.pix_fmt = "yuv420p"
+        c.time_base = fractions.Fraction(1, 90_000)
+        c.gop_size = 100_000  # key frames only when this track asks for them
+        c.qmin, c.qmax = 2, 56
+        rate = str(self.bit_rate)
+        c.options = {"bufsize": rate, "minrate": rate, "maxrate": rate, "cpu-used": "-6", "deadline": "realtime",
+                     "lag-in-frames": "0", "noise-sensitivity": "4", "overshoot-pct": "15", "partitions": "0",
+                     "static-thresh": "1", "undershoot-pct": "100"}  # fmt: skip
+        c.thread_count = 1
+        return c
+
+    def _encode(self, frame: VideoFrame, pts: int, keyframe: bool) -> bytes:
+        frame.pts = pts
+        frame.time_base = fractions.Fraction(1, 90_000)
+        frame.pict_type = PictureType.I if keyframe else PictureType.NONE
+        try:
+            return b"".join(bytes(p) for p in self._encoder.encode(frame))
+        finally:
+            frame.pict_type = PictureType.NONE
 
     def convert(self, image: Image.Image) -> VideoFrame:
         """The picture as the encoder's frame (~6 ms for 1280x720; thread-safe)."""
@@ -194,21 +237,37 @@ class ScreenTrack(MediaStreamTrack):
         self._frame = image if isinstance(image, VideoFrame) else self.prepared(image) or self.convert(image)
         self.changes += 1
 
-    async def recv(self) -> VideoFrame:
-        if self.readyState != "live":
-            raise MediaStreamError
-        if self._t is None:
-            self._t = self.clock.now()
-        else:
-            self._t += self.period
-            await self.clock.sleep_until(self._t)
-        late = self.clock.now() - self._t
-        self.stats.frames += 1
-        self.stats.max_late = max(self.stats.max_late, late)
-        frame = self._frame
-        frame.pts = int(self._t * 90_000)
-        frame.time_base = fractions.Fraction(1, 90_000)
-        return frame
+    def _keyframe_requested(self) -> bool:
+        attr = "_RTCRtpSender__force_keyframe"
+        if self.sender is not None and getattr(self.sender, attr, False):
+            setattr(self.sender, attr, False)
+            return True
+        return False
+
+    async def recv(self) -> Packet:  # type: ignore[override]
+        while True:
+            if self.readyState != "live":
+                raise MediaStreamError
+            if self._t is None:
+                self._t = self.clock.now()
+            else:
+                self._t += self.period
+                await self.clock.sleep_until(self._t)
+            late = self.clock.now() - self._t
+            self.stats.frames += 1
+            self.stats.max_late = max(self.stats.max_late, late)
+            key = self._keyframe_requested() or self._t - self._last_key >= self.keyframe_interval
+            pts = int(self._t * 90_000)
+            data = await asyncio.to_thread(self._encode, self._frame, pts, key)
+            if not data:
+                continue
+            if key:
+                self._last_key = self._t
+                self.keyframes += 1
+            packet = Packet(data)
+            packet.pts = pts
+            packet.time_base = fractions.Fraction(1, 90_000)
+            return packet
 
 
 class RecoveringJitterBuffer(JitterBuffer):
