@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
-from aiortc import RTCDataChannel, RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCDataChannel, RTCPeerConnection, RTCRtpSender, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamTrack
 from PIL import Image
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -31,6 +31,7 @@ from modylbench.channels._webrtc import (
     instrument_audio_receiver,
     rtc_configuration,
     sdp_summary,
+    video_codecs,
 )
 from modylbench.channels._wire import CHANNEL_LABELS, PROTOCOL_VERSION, dumps
 
@@ -89,10 +90,14 @@ class WebRTCMeeting(LinkBase):
                     transceiver.direction = "sendrecv"
                     self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock)
                 elif transceiver.kind == "video":
+                    if "vp8" in video_codecs(sdp):  # the track sends VP8 it encoded itself
+                        transceiver.setCodecPreferences([c for c in RTCRtpSender.getCapabilities("video").codecs
+                                                         if c.mimeType.lower() in ("video/vp8", "video/rtx")])
                     transceiver.sender.replaceTrack(self.screen_track)
                     self.screen_track.sender = transceiver.sender
                     transceiver.direction = "sendrecv" if transceiver.direction == "sendrecv" else "sendonly"
             await pc.setLocalDescription(await pc.createAnswer())
+            self.screen_track.encode_vp8 = video_codecs(pc.localDescription.sdp)[:1] == ["vp8"]
         except Exception as exc:
             await pc.close()
             self.pc = None

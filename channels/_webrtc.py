@@ -171,6 +171,8 @@ class ScreenTrack(MediaStreamTrack):
     """
 
     kind = "video"
+    encode_vp8 = True
+    """False when the agent's offer had no VP8: frames are then handed to aiortc to encode."""
     bit_rate = 500_000
     keyframe_interval = 10.0
 
@@ -256,8 +258,13 @@ class ScreenTrack(MediaStreamTrack):
             late = self.clock.now() - self._t
             self.stats.frames += 1
             self.stats.max_late = max(self.stats.max_late, late)
-            key = self._keyframe_requested() or self._t - self._last_key >= self.keyframe_interval
             pts = int(self._t * 90_000)
+            if not self.encode_vp8:
+                frame = self._frame
+                frame.pts = pts
+                frame.time_base = fractions.Fraction(1, 90_000)
+                return frame  # type: ignore[return-value]
+            key = self._keyframe_requested() or self._t - self._last_key >= self.keyframe_interval
             data = await asyncio.to_thread(self._encode, self._frame, pts, key)
             if not data:
                 continue
@@ -424,6 +431,20 @@ class DataChannelPipe:
         if self.channel.readyState != "open":
             raise ConnectionError(f"{self.label} channel is {self.channel.readyState}")
         self.channel.send(data)
+
+
+def video_codecs(sdp: str) -> list[str]:
+    """Codec names (lower case, in order of preference) of the first video section of an SDP."""
+    names: list[str] = []
+    in_video = False
+    for line in sdp.splitlines():
+        if line.startswith("m="):
+            if in_video:
+                break
+            in_video = line.startswith("m=video")
+        elif in_video and line.startswith("a=rtpmap:"):
+            names.append(line.split(" ", 1)[1].split("/", 1)[0].lower() if " " in line else "")
+    return names
 
 
 def sdp_summary(sdp: str) -> dict[str, Any]:

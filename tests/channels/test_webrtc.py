@@ -45,6 +45,7 @@ async def test_meeting_over_two_real_peers() -> None:
         meeting = server.create_meeting()
         client = await join(meeting.url, meeting.token)
         assert await meeting.wait_connected() < 1.0
+        assert meeting.screen_track.encode_vp8  # negotiated VP8: the track sends what it encoded itself
         await meeting.show(Image.new("RGB", (1280, 720), (20, 60, 160)))
         speech = fallback_speech("quarterly numbers are in the deck")
         playback = await meeting.play(speech)
@@ -208,3 +209,37 @@ async def test_agent_vanishing_mid_meeting_is_recorded() -> None:
         # A second join on a finished meeting is refused cleanly.
         with pytest.raises(ConnectionError):
             await join(meeting.url, meeting.token, timeout=3)
+
+
+async def test_screen_share_falls_back_to_h264_when_the_offer_has_no_vp8(monkeypatch: pytest.MonkeyPatch) -> None:
+    import aiortc.codecs
+
+    from modylbench.channels._webrtc import video_codecs
+
+    h264_only = [c for c in aiortc.codecs.CODECS["video"] if c.mimeType.lower() != "video/vp8"]
+    monkeypatch.setitem(aiortc.codecs.CODECS, "video", h264_only)
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        client = await join(meeting.url, meeting.token)
+        await meeting.wait_connected()
+        assert meeting.pc is not None and "vp8" not in video_codecs(meeting.pc.localDescription.sdp)
+        assert meeting.screen_track.encode_vp8 is False
+        await meeting.show(Image.new("RGB", (1280, 720), (200, 40, 40)))
+        frame = None
+        async for ev in client.events():
+            if isinstance(ev, ScreenFrameReceived) and ev.image.resize((1, 1)).getpixel((0, 0))[0] > 150:  # type: ignore[index]
+                frame = ev
+                break
+        await meeting.close()
+        await client.leave()
+    assert frame is not None and frame.image.size == (1280, 720)
+
+
+def test_video_codecs_reads_the_first_video_section() -> None:
+    from modylbench.channels._webrtc import video_codecs
+
+    sdp = ("v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+           "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102\r\na=rtpmap:96 VP8/90000\r\na=rtpmap:97 rtx/90000\r\n"
+           "a=rtpmap:102 H264/90000\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n")  # fmt: skip
+    assert video_codecs(sdp) == ["vp8", "rtx", "h264"]
+    assert video_codecs("v=0\r\nm=audio 9 RTP 0\r\n") == []
