@@ -93,7 +93,7 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None) -> P
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Repeat each (scenario, agent) pair; pass^k is reported over the trials.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Sessions run at the same time.")
+              help="Sessions run at the same time (over webrtc each in its own process).")
 @click.option("--force", is_flag=True, help="Re-run sessions whose folder already holds a complete run.")
 @click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
 @click.option("--speech", default="espeak", show_default=True,
@@ -146,21 +146,31 @@ def _check_judges(panel: list[str]) -> None:
 
 
 async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> None:
-    from modylbench.simulator._runner import run_one
+    from modylbench.simulator._runner import SessionWorkers, run_one
 
     sem = asyncio.Semaphore(concurrency)
+    workers = min(concurrency, len(specs))
+    # Real-time sessions side by side get a process each (see SessionWorkers); inproc ones share this loop.
+    pool = SessionWorkers(workers) if workers > 1 and any(s.transport == "webrtc" for s in specs) else None
 
     async def one(spec: Any) -> None:
         async with sem:
             label = f"{spec.scenario.scenario_id} × {spec.agent}"
             n = min(spec.turns or len(spec.scenario.turns), len(spec.scenario.turns))
             t0 = time.monotonic()
-            with Progress(label, n, interactive and concurrency == 1) as progress:
-                result = await run_one(spec, on_event=progress.on_event)
+            if pool is not None:
+                result = await pool.run(spec)
+            else:
+                with Progress(label, n, interactive and concurrency == 1) as progress:
+                    result = await run_one(spec, on_event=progress.on_event)
             click.echo(f"{label}: {result.termination_reason}, {result.turns_played} turns, "
                        f"{time.monotonic() - t0:.1f}s wall → {spec.folder}", err=True)
 
-    await asyncio.gather(*(one(s) for s in specs))
+    try:
+        await asyncio.gather(*(one(s) for s in specs))
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int) -> None:

@@ -173,3 +173,21 @@ def _cli(args: list[str]) -> int:
 
 def test_resolve_scenarios_has_all_six() -> None:
     assert len(resolve_scenarios()) == 6
+
+
+def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """--concurrency over WebRTC: each session in a worker process (SessionWorkers), all recorded and scored."""
+    out = tmp_path / "runs"
+    args = ["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "polite",
+            "--transport", "webrtc", "--concurrency", "2", "--out", str(out)]
+    assert _cli(args) == 0
+    err = capsys.readouterr().err
+    card = json.loads((out / "scorecard.json").read_text())
+    scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}
+    assert scores["oracle"] >= 9.0 and scores["polite"] < scores["oracle"]
+    for agent in ("oracle", "polite"):
+        manifest = json.loads((out / f"mini_fixture__{agent}" / "manifest.json").read_text())
+        assert manifest["complete"] and manifest["transport"] == "webrtc"
+        assert manifest["media"]["audio_frames_sent"] > 50
+        assert f"mini_fixture × {agent}: completed, 4 turns" in err
