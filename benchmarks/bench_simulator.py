@@ -5,6 +5,9 @@ sent, frames late by > 20 ms, the largest lateness, and the offline-judge score.
 
     python benchmarks/bench_simulator.py --transport webrtc --turns 8      # real time, zero late frames?
     python benchmarks/bench_simulator.py --transport inproc --repeat 3     # full scenarios, >= 20x?
+    python benchmarks/bench_simulator.py --transport webrtc --turns 8 --concurrency 8 --repeat 2
+        # 12 real-time sessions, 8 at a time, each in its own process as `run --concurrency` does;
+        # one row per session, then the totals
 """
 
 from __future__ import annotations
@@ -18,7 +21,49 @@ import time
 from pathlib import Path
 
 from modylbench.scenarios import resolve_scenarios
-from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator._runner import RunSpec, SessionWorkers, run_one, score_session
+
+HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'speed-up':>9} {'frames':>7} "
+          f"{'late>20ms':>9} {'max late ms':>11} {'score':>6}")
+
+
+async def _side_by_side(specs: list[RunSpec], concurrency: int) -> list[tuple[RunSpec, object, float]]:
+    pool = SessionWorkers(min(concurrency, len(specs)))
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(spec: RunSpec) -> tuple[RunSpec, object, float]:
+        async with sem:
+            t0 = time.perf_counter()
+            result = await pool.run(spec)
+            return spec, result, time.perf_counter() - t0
+
+    try:
+        return await asyncio.gather(*(one(s) for s in specs))
+    finally:
+        pool.close()
+
+
+def concurrent(args: argparse.Namespace, ids: list[str], scenarios: dict) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        specs = [RunSpec(scenarios[sid], args.agent, Path(tmp) / f"{sid}_{r}", args.transport, args.turns)
+                 for r in range(args.repeat) for sid in ids]
+        t0 = time.perf_counter()
+        done = asyncio.run(_side_by_side(specs, args.concurrency))
+        total = time.perf_counter() - t0
+        print(HEADER)
+        late_all, frames_all, worst = 0, 0, 0.0
+        for spec, result, wall in done:
+            media = result.media  # type: ignore[attr-defined]
+            meeting = json.loads((spec.folder / "manifest.json").read_text())["meeting_seconds"]
+            card = score_session(spec.folder, scenarios, ["offline"], write=False)
+            late, frames = media.get("audio_frames_late_20ms", 0), media.get("audio_frames_sent", 0)
+            late_all, frames_all = late_all + late, frames_all + frames
+            worst = max(worst, media.get("audio_max_late_ms", 0.0))
+            print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} "  # type: ignore[attr-defined]
+                  f"{meeting / wall:>8.1f}x {frames:>7} {late:>9} {media.get('audio_max_late_ms', 0.0):>11.1f} "
+                  f"{card.scenarios[0].modylbench_score or 0.0:>6.2f}", flush=True)
+        print(f"{len(done)} sessions, {min(args.concurrency, len(done))} at a time, {total:.0f} s wall: "
+              f"{late_all} of {frames_all} audio frames late by > 20 ms, worst {worst:.1f} ms")
 
 
 def main() -> None:
@@ -28,6 +73,8 @@ def main() -> None:
     ap.add_argument("--agent", default="oracle")
     ap.add_argument("--repeat", type=int, default=1, help="runs per scenario; medians are printed")
     ap.add_argument("--scenario", action="append", help="only these scenarios (default: all six)")
+    ap.add_argument("--concurrency", type=int, default=1,
+                    help="run the sessions (scenarios x repeat) this many at a time, one process each")
     args = ap.parse_args()
     scenarios = resolve_scenarios()
     ids = args.scenario or list(scenarios)
@@ -35,8 +82,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for sid in ids:
             asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, Path(tmp) / sid, "inproc", args.turns)))
-    print(f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'speed-up':>9} {'frames':>7} "
-          f"{'late>20ms':>9} {'max late ms':>11} {'score':>6}")
+    if args.concurrency > 1:
+        concurrent(args, ids, scenarios)
+        return
+    print(HEADER)
     for sid in ids:
         rows = []
         for _ in range(args.repeat):

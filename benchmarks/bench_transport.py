@@ -64,6 +64,14 @@ def slide(i: int) -> Image.Image:
     return img
 
 
+def _rss_mb(pid: int) -> float:
+    """Resident memory of a running process (Linux /proc), MB."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of a running process (Linux /proc; this machine)."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
@@ -98,7 +106,7 @@ async def run(n: int, seconds: float) -> dict[str, float]:
                 f.frames, f.late_frames, f.max_late = 0, 0, 0.0
         delays: list[dict[str, float]] = []
 
-        async def persona(m: object) -> None:
+        async def persona(m: object) -> asyncio.Task[None]:
             from modylbench.channels import Caption, WebRTCMeeting
 
             assert isinstance(m, WebRTCMeeting)
@@ -125,11 +133,14 @@ async def run(n: int, seconds: float) -> dict[str, float]:
                 await m.send_control(Caption(f"@{clock.wall_time() - (clock.now() - start)}"))
                 await pb.ended
                 await clock.sleep(0.5)
+            return listener
+
+        listeners = await asyncio.gather(*(persona(m) for m in meetings))
+        cpu1, wall1 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
+        rss = (_rss_mb(os.getpid()), _rss_mb(child.pid))
+        for m, listener in zip(meetings, listeners, strict=True):
             await m.close()
             await asyncio.wait_for(listener, 5)
-
-        await asyncio.gather(*(persona(m) for m in meetings))
-        cpu1, wall1 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
         child.wait(timeout=30)
     audio = [m.audio_track.stats for m in meetings]
     screen = [m.screen_track.stats for m in meetings]
@@ -150,6 +161,8 @@ async def run(n: int, seconds: float) -> dict[str, float]:
         "screen_max_late_ms": max(s.max_late for s in screen) * 1000,
         "cpu_persona_pct": persona_cpu,
         "cpu_agent_pct": agent_cpu,
+        "rss_persona_mb": rss[0],
+        "rss_agent_mb": rss[1],
     }
 
 
@@ -166,6 +179,8 @@ COLUMNS = {
     "screen_max_late_ms": "largest screen-frame lateness, ms",
     "cpu_persona_pct": "CPU of the persona process per meeting, % of one core",
     "cpu_agent_pct": "CPU of the agent process per meeting, % of one core",
+    "rss_persona_mb": "resident memory of the persona process at the end (all N meetings; grows with earlier runs), MB",
+    "rss_agent_mb": "resident memory of the agent process at the end, MB",
 }
 
 

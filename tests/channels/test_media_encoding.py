@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import time
 
+import pytest
 from aiortc.codecs.opus import OpusDecoder
 from aiortc.codecs.vpx import Vp8Decoder, Vp8Encoder
 from aiortc.jitterbuffer import JitterFrame
@@ -145,3 +146,18 @@ async def test_sha256_hex_matches_hashlib() -> None:
     for size in (0, 10, 70_000, 1_000_000):
         data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
         assert await sha256_hex(data) == hashlib.sha256(data).hexdigest()
+
+
+async def test_stopped_screen_track_frees_its_encoder_and_pictures() -> None:
+    from aiortc.mediastreams import MediaStreamError
+
+    track = ScreenTrack(VirtualClock(), fps=2, size=(320, 180))
+    img = _slide(1)
+    track.prepare(img)
+    await track.recv()
+    track.stop()
+    assert track._encoder is None and track.prepared(img) is None
+    with pytest.raises(MediaStreamError):
+        await track.recv()
+    with pytest.raises(MediaStreamError):  # a worker thread racing the stop ends the stream, no crash
+        track._encode(track._frame, 0, False)
