@@ -266,14 +266,16 @@ class SharedRate:
 
     def __init__(self, rate: float) -> None:
         self.rate = rate
-        self._next = 0.0
+        self._next = 0.0  # wall time (s) from which the next chunk may go
 
-    async def take(self, nbytes: int) -> None:
-        loop = asyncio.get_running_loop()
-        start = max(loop.time(), self._next)
+    async def take(self, clock: Clock, nbytes: int) -> None:
+        """Wait, on ``clock``, for a slot to send ``nbytes``. Meetings may bring different clock objects;
+        their ``wall_time()`` is the common scale."""
+        now = clock.wall_time()
+        start = max(now, self._next)
         self._next = start + nbytes / self.rate
-        if start > loop.time():
-            await asyncio.sleep(start - loop.time())
+        if start > now:
+            await clock.sleep(start - now)
 
 
 _LOOP_RATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedRate] = weakref.WeakKeyDictionary()
@@ -299,7 +301,7 @@ async def send_file(
     for i in range(0, len(data), FILE_CHUNK):
         payload = data[i : i + FILE_CHUNK]
         if shared is not None:
-            await shared.take(len(payload))
+            await shared.take(clock, len(payload))
         await pipe.send(chunk_frame(header.file_id, payload))
         t += len(payload) / rate
         await clock.sleep_until(t)

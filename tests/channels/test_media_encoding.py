@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 
 import pytest
 from aiortc.codecs.opus import OpusDecoder
@@ -127,19 +126,21 @@ async def test_screen_track_encodes_vp8_with_keyframes_on_demand() -> None:
 
 async def test_shared_rate_splits_one_budget_between_transfers() -> None:
     rate = SharedRate(1_000_000)
+    clock = VirtualClock()
 
     async def transfer(n: int) -> float:
         for _ in range(n):
-            await rate.take(20_000)
-        return time.monotonic()
+            await rate.take(clock, 20_000)
+        return clock.now()
 
-    t0 = time.monotonic()
     ends = await asyncio.gather(transfer(5), transfer(5))
-    # 200 kB through a 1 MB/s budget: ~0.18 s (the first chunk goes at once), whoever sends it
-    assert max(ends) - t0 >= 0.17
-    t1 = time.monotonic()
+    # 200 kB through a 1 MB/s budget: the last chunk goes at 0.18 s (the first at once), and neither
+    # transfer finishes as early as it would alone (0.08 s)
+    assert max(ends) == pytest.approx(0.18, abs=1e-6) and min(ends) > 0.1
+    t1 = clock.now()
+    await clock.sleep(1.0)  # the budget is idle again
     await transfer(5)
-    assert time.monotonic() - t1 < 0.15  # alone, a transfer gets the whole rate
+    assert clock.now() - t1 - 1.0 == pytest.approx(0.08, abs=1e-6)  # alone, a transfer gets the whole rate
 
 
 async def test_sha256_hex_matches_hashlib() -> None:
