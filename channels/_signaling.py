@@ -95,6 +95,10 @@ class WebRTCMeeting(LinkBase):
                                                          if c.mimeType.lower() in ("video/vp8", "video/rtx")])
                     transceiver.sender.replaceTrack(self.screen_track)
                     self.screen_track.sender = transceiver.sender
+                    if not hasattr(transceiver.sender, "_RTCRtpSender__force_keyframe"):
+                        logger.warning("aiortc internals changed: key-frame requests (PLI) are not seen; "
+                                       "the screen share still sends a key frame every %g s",
+                                       self.screen_track.keyframe_interval)
                     transceiver.direction = "sendrecv" if transceiver.direction == "sendrecv" else "sendonly"
             await pc.setLocalDescription(await pc.createAnswer())
             self.screen_track.encode_vp8 = video_codecs(pc.localDescription.sdp)[:1] == ["vp8"]

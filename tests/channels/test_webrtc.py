@@ -46,6 +46,8 @@ async def test_meeting_over_two_real_peers() -> None:
         client = await join(meeting.url, meeting.token)
         assert await meeting.wait_connected() < 1.0
         assert meeting.screen_track.encode_vp8  # negotiated VP8: the track sends what it encoded itself
+        # where aiortc notes a PLI; if this breaks after an aiortc upgrade, ScreenTrack no longer sees them
+        assert hasattr(meeting.screen_track.sender, "_RTCRtpSender__force_keyframe")
         await meeting.show(Image.new("RGB", (1280, 720), (20, 60, 160)))
         speech = fallback_speech("quarterly numbers are in the deck")
         playback = await meeting.play(speech)
