@@ -50,6 +50,9 @@ def test_speech_round_trips_without_an_onset_ramp() -> None:
     first = 5
     # A fresh libopus encoder starts ~30 dB low for 3 frames; the warm-up frame removes that.
     assert levels[first] > frame_dbfs(speech[0]) - 6, (levels[first], frame_dbfs(speech[0]))
+    # levels survive the round trip (decoded stereo -> mono): a stereo-to-mono bug once saturated them
+    for k in range(3, 10):
+        assert abs(levels[first + k] - frame_dbfs(speech[k])) < 3, (k, levels[first + k], frame_dbfs(speech[k]))
     voiced = [lv > -40 for lv in levels]
     assert voiced.index(True) == first
     assert all(lv == float("-inf") for lv in levels[first + len(speech) + 1 :])

@@ -77,6 +77,12 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
         await browser.open(ready["page_url"])
         hello = await browser.eval(wait_event("e.kind === 'control' && e.type === 'hello'"), timeout=30)
         assert hello["protocol"] == 1
+        # Chromium's fake microphone beeps twice a second; to the harness a beep is real (short) speech,
+        # and 1.2 s of quiet after one ends the turn ("silence") before this script has finished its
+        # clicks. Muted, the page still sends an audio track (of silence). Agent speech detection is
+        # tested with real speech in tests/channels/test_webrtc.py.
+        muted = "(() => { const m = document.getElementById('mic'); if (m.checked) m.click(); return !m.checked })()"
+        assert await browser.eval(muted)
 
         # Each turn: the persona speaks (recorded, relayed by the page's feed), the page answers, then "done".
         def spoke(turn: int) -> str:

@@ -520,6 +520,7 @@ async function join () {
     const mic = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true }, video: false })
     const track = mic.getAudioTracks()[0]
     await audio.sender.replaceTrack(track)
+    track.enabled = $('mic').checked // unticked before the microphone was granted: stay muted
     $('mic').addEventListener('change', () => { track.enabled = $('mic').checked })
   } catch (e) {
     addLine('timeline', 'no microphone: ' + e.message + ' (you can still chat and edit)')
