@@ -7,6 +7,7 @@ file), the worst case for a shared loop. Prints, per N: connect time, audio fram
 buffer), screen frames and CPU per meeting on each side.
 
     python benchmarks/bench_transport.py --n 1 4 8 --seconds 10 --repeat 3
+    python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
 """
 
 from __future__ import annotations
@@ -202,14 +203,54 @@ async def main(ns: list[int], seconds: float, repeat: int) -> None:
                   f"  <- median of {repeat}; late frames in the worst run: {worst}", flush=True)  # fmt: skip
 
 
+async def file_cost(megabytes: int = 4, repeat: int = 3) -> None:
+    """CPU that a WebRTC file push costs (sender and receiver in this one process), beyond an idle meeting."""
+    from modylbench.agents import Disconnected, MeetingEnded, join
+
+    def cpu() -> float:
+        t = os.times()
+        return t.user + t.system
+
+    async with SignalingServer() as server:
+        m = server.create_meeting()
+        client = await join(m.url, m.token)
+        await m.wait_connected()
+
+        async def drain() -> None:
+            async for ev in client.events():
+                if isinstance(ev, MeetingEnded | Disconnected):
+                    return
+
+        drainer = asyncio.create_task(drain())
+        costs = []
+        for _ in range(repeat):
+            c0, w0 = cpu(), time.monotonic()
+            await asyncio.sleep(2.0)
+            idle = (cpu() - c0) / (time.monotonic() - w0)
+            data = os.urandom(megabytes * 1_000_000)
+            c0, w0 = cpu(), time.monotonic()
+            outcome = await m.push_file("cost.bin", data, "application/octet-stream")
+            assert outcome.ok, outcome.reason
+            extra = (cpu() - c0) - idle * (time.monotonic() - w0)
+            costs.append(extra * 1000 / megabytes)
+            print(f"push {megabytes} MB in {time.monotonic() - w0:.2f} s: {costs[-1]:.0f} ms of CPU per MB", flush=True)
+        print(f"median {statistics.median(costs):.0f} ms of CPU per MB (both sides of the data channel)")
+        await m.close()
+        await client.leave()
+        await asyncio.wait_for(drainer, 5)
+
+
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--repeat", type=int, default=1, help="runs per N; with more than one a median row follows")
     p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--file-cost", action="store_true", help="instead: CPU per MB of a file push (SCTP)")
     a = p.parse_args()
-    if a.agents:
+    if a.file_cost:
+        asyncio.run(file_cost())
+    elif a.agents:
         asyncio.run(agent_main(json.loads(sys.stdin.read())))
     else:
         asyncio.run(main(a.n, a.seconds, a.repeat))
