@@ -259,7 +259,7 @@ class SharedRate:
     """One real-time byte budget shared by every WebRTC file transfer on an event loop.
 
     aiortc's SCTP is pure Python: here a megabyte costs ~80 ms of CPU (sender and receiver together,
-    measured with 4 MB pushes), so eight meetings of one process each pushing at ``FILE_RATE`` at once
+    benchmarks/bench_transport.py --file-cost), so eight meetings of one process each pushing at ``FILE_RATE`` at once
     (16 MB/s) took most of the loop for half a second and made audio frames late. Transfers queue for
     slots in the order they ask; one alone still gets the full rate.
     """
