@@ -22,16 +22,17 @@ from pathlib import Path
 
 from modylbench.scenarios import resolve_scenarios
 from modylbench.simulator._runner import RunSpec, SessionWorkers, run_one, score_session
+from modylbench.simulator._session import MeetingResult
 
 HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'speed-up':>9} {'frames':>7} "
           f"{'late>20ms':>9} {'max late ms':>11} {'score':>6}")
 
 
-async def _side_by_side(specs: list[RunSpec], concurrency: int) -> list[tuple[RunSpec, object, float]]:
+async def _side_by_side(specs: list[RunSpec], concurrency: int) -> list[tuple[RunSpec, MeetingResult, float]]:
     pool = SessionWorkers(min(concurrency, len(specs)))
     sem = asyncio.Semaphore(concurrency)
 
-    async def one(spec: RunSpec) -> tuple[RunSpec, object, float]:
+    async def one(spec: RunSpec) -> tuple[RunSpec, MeetingResult, float]:
         async with sem:
             t0 = time.perf_counter()
             result = await pool.run(spec)
@@ -53,13 +54,13 @@ def concurrent(args: argparse.Namespace, ids: list[str], scenarios: dict) -> Non
         print(HEADER)
         late_all, frames_all, worst = 0, 0, 0.0
         for spec, result, wall in done:
-            media = result.media  # type: ignore[attr-defined]
+            media = result.media
             meeting = json.loads((spec.folder / "manifest.json").read_text())["meeting_seconds"]
             card = score_session(spec.folder, scenarios, ["offline"], write=False)
             late, frames = media.get("audio_frames_late_20ms", 0), media.get("audio_frames_sent", 0)
             late_all, frames_all = late_all + late, frames_all + frames
             worst = max(worst, media.get("audio_max_late_ms", 0.0))
-            print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} "  # type: ignore[attr-defined]
+            print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} "
                   f"{meeting / wall:>8.1f}x {frames:>7} {late:>9} {media.get('audio_max_late_ms', 0.0):>11.1f} "
                   f"{card.scenarios[0].modylbench_score or 0.0:>6.2f}", flush=True)
         print(f"{len(done)} sessions, {min(args.concurrency, len(done))} at a time, {total:.0f} s wall: "

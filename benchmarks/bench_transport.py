@@ -189,7 +189,7 @@ async def main(ns: list[int], seconds: float, repeat: int) -> None:
     for c, meaning in COLUMNS.items():
         print(f"# {c}: {meaning}")
     cols = list(COLUMNS)
-    print(" ".join(f"{c:>12}" if i else f"{c:>3}" for i, c in enumerate(["run", *cols[1:]])).replace("run", "n/r"))
+    print(" ".join(["n/r", *(f"{c:>12}" for c in cols[1:])]))
     for n in ns:
         rows = []
         for r in range(repeat):

@@ -24,7 +24,6 @@ from modylbench.channels._wire import (
     WireError,
     check_doc_message,
     dumps,
-    loop_file_budget,
     parse_json,
     sanitize_name,
     send_file,
@@ -146,9 +145,6 @@ MeetingEvent = (
 
 class AgentSession:
     """An agent's connection to a meeting, whatever carries it. Use through ``modylbench.agents``."""
-
-    shares_file_budget = False
-    """Set over WebRTC: file sends share the event loop's budget (``SharedRate``)."""
 
     def __init__(
         self,
@@ -314,8 +310,7 @@ class AgentSession:
         try:
             if self._closed:
                 return False, "not connected"
-            shared = loop_file_budget() if self.shares_file_budget else None
-            await send_file(self.pipes["files"], self.clock, header, data, FILE_RATE, shared)
+            await send_file(self.pipes["files"], self.clock, header, data, FILE_RATE)
             try:
                 return await wait_for(self.clock, asyncio.shield(fut), timeout)
             except ClockTimeout:

@@ -169,25 +169,22 @@ class UpdateSandbox:
 
     def check_update(self, update: bytes) -> None:
         """Apply ``update`` to the mirror; raises GuardError when it must be refused."""
-        try:
-            ok, why = self._ask(b"u", update)
-        except GuardError:
-            self.restart()
-            raise
-        if not ok:
-            if why[:1] == "d":
-                self.reset()
-            raise GuardError(f"update does not decode or apply: {why[1:161]}")
+        self._check(b"u", update, "update does not decode or apply")
 
     def check_state_vector(self, state_vector: bytes) -> None:
         """Compute a diff against ``state_vector`` in the mirror; raises GuardError when it is bad."""
+        self._check(b"s", state_vector, "state vector does not decode")
+
+    def _check(self, kind: bytes, payload: bytes, refusal: str) -> None:
         try:
-            ok, why = self._ask(b"s", state_vector)
-        except GuardError:
+            ok, why = self._ask(kind, payload)
+        except GuardError:  # the child hung or died: a fresh one holds the accepted state again
             self.restart()
             raise
         if not ok:
-            raise GuardError(f"state vector does not decode: {why[1:161]}")
+            if why[:1] == "d":  # the mirror may have changed half-way (see the child's loop)
+                self.reset()
+            raise GuardError(f"{refusal}: {why[1:161]}")
 
     def mirror(self, update: bytes) -> None:
         """Apply an update that is already known good (a local edit) to keep the mirror in step."""

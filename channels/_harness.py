@@ -41,7 +41,6 @@ from modylbench.channels._wire import (
     WireError,
     check_doc_message,
     dumps,
-    loop_file_budget,
     parse_json,
     sanitize_name,
     send_file,
@@ -58,9 +57,6 @@ class LinkBase:
     """Shared behaviour of both harness-side transports (see ``MeetingLink`` for the contract)."""
 
     transport: Literal["webrtc", "inproc"]
-
-    shares_file_budget = False
-    """Real-time transports pace file sends within the event loop's shared budget (``SharedRate``)."""
 
     def prepare_screen(self, image: Image.Image) -> None:
         """Nothing to prepare by default (see ``MeetingLink.prepare_screen``)."""
@@ -362,8 +358,7 @@ class LinkBase:
         try:
             rate = float(self.options.extra.get("file_rate", FILE_RATE))
             try:
-                shared = loop_file_budget() if self.shares_file_budget else None
-                await send_file(pipe, self.clock, header, data, rate, shared)
+                await send_file(pipe, self.clock, header, data, rate)
             except Exception as exc:
                 return outcome(False, f"send failed: {exc!r}")
             try:

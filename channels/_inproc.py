@@ -15,13 +15,16 @@ from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._harness import LinkBase
 from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
-from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, PROTOCOL_VERSION, dumps
+from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, PROTOCOL_VERSION, SharedRate, dumps
 
 logger = logging.getLogger(__name__)
 
 
 class InProcPipe:
     """One direction of an in-memory data channel: ordered, reliable, same size limit as aiortc's."""
+
+    file_budget: SharedRate | None = None
+    """In memory there is no SCTP to spend CPU on: files are paced per transfer only."""
 
     def __init__(
         self, label: str, deliver: Callable[[str, str | bytes], None], is_open: Callable[[], bool]

@@ -54,7 +54,6 @@ class WebRTCMeeting(LinkBase):
     """A ``MeetingLink`` to an agent that joins over WebRTC through a ``SignalingServer``."""
 
     transport: Literal["webrtc", "inproc"] = "webrtc"
-    shares_file_budget = True
 
     def __init__(
         self, meeting_id: str, token: str, clock: Clock | None = None, options: LinkOptions | None = None

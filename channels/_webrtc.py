@@ -29,7 +29,7 @@ from PIL import Image
 from modylbench.channels._audio import SILENCE, AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE
-from modylbench.channels._wire import MAX_MESSAGE
+from modylbench.channels._wire import MAX_MESSAGE, SharedRate, loop_file_budget
 
 logger = logging.getLogger(__name__)
 
@@ -246,8 +246,9 @@ class ScreenTrack(MediaStreamTrack):
         hit = self._prepared.get(id(image))
         return hit[1] if hit is not None and hit[0] is image else None
 
-    def show(self, image: Image.Image | VideoFrame) -> None:
-        self._frame = image if isinstance(image, VideoFrame) else self.prepared(image) or self.convert(image)
+    def show(self, frame: VideoFrame) -> None:
+        """Send ``frame`` (from ``prepared`` or ``convert``) from the next slot on."""
+        self._frame = frame
         self.changes += 1
 
     def _keyframe_requested(self) -> bool:
@@ -371,13 +372,12 @@ def to_mono_s16(frame: AudioFrame) -> bytes:
         if channels == 2:
             return ((a[0::2].astype(np.int32) + a[1::2]) >> 1).astype("<i2").tobytes()
     a = frame.to_ndarray()
+    full_scale = 32767 if a.dtype.kind == "f" else 1  # float samples are in [-1, 1]; integers are as is
     if frame.format.is_planar:
         a = a.reshape(channels, -1).mean(axis=0) if channels > 1 else a.reshape(-1)
     else:
         a = a.reshape(-1, channels).mean(axis=1) if channels > 1 else a.reshape(-1)
-    if a.dtype != np.int16:
-        a = np.clip(a if a.dtype.kind == "i" else a * 32767, -32768, 32767)
-    return a.astype("<i2").tobytes()
+    return np.clip(a * full_scale, -32768, 32767).astype("<i2").tobytes()
 
 
 async def consume_audio(
@@ -421,6 +421,11 @@ async def consume_video(
 
 class DataChannelPipe:
     """A data channel as a ``Pipe``: refuses oversized messages, waits when the send buffer is full."""
+
+    @property
+    def file_budget(self) -> SharedRate:
+        """File chunks on any data channel of this event loop share one budget (see ``SharedRate``)."""
+        return loop_file_budget()
 
     def __init__(self, channel: RTCDataChannel, high: int = 1 << 20, low: int = 256 * 1024) -> None:
         self.channel = channel

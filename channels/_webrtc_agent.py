@@ -39,7 +39,6 @@ async def connect_agent(
     """Join the meeting at ``url``; returns the session and a coroutine function that hangs up."""
     clock = clock or WallClock()
     session = AgentSession(clock, synthesize, receive_audio)
-    session.shares_file_budget = True
     ws: ClientConnection = await connect(
         url,
         additional_headers={"Authorization": f"Bearer {token}"},

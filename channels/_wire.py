@@ -45,6 +45,11 @@ class Pipe(Protocol):
 
     label: str
 
+    @property
+    def file_budget(self) -> SharedRate | None:
+        """The byte budget file chunks on this pipe share with other transfers, if the transport has one."""
+        ...
+
     async def send(self, data: str | bytes) -> None:
         """Send one message, waiting while the channel's send buffer is above its high-water mark."""
         ...
@@ -291,13 +296,13 @@ def loop_file_budget(rate: float = FILE_RATE) -> SharedRate:
 
 
 async def send_file(
-    pipe: Pipe, clock: Clock, header: FileHeader, data: bytes, rate: float = FILE_RATE,
-    shared: SharedRate | None = None,
+    pipe: Pipe, clock: Clock, header: FileHeader, data: bytes, rate: float = FILE_RATE
 ) -> None:
-    """Stream header, chunks (paced at ``rate`` bytes/s on ``clock``, and within ``shared`` if given) and
-    end marker on the files pipe."""
+    """Stream header, chunks (paced at ``rate`` bytes/s on ``clock``, and within the pipe's ``file_budget``)
+    and end marker on the files pipe."""
     await pipe.send(dumps(header.to_json()))
     t = clock.now()
+    shared = pipe.file_budget
     for i in range(0, len(data), FILE_CHUNK):
         payload = data[i : i + FILE_CHUNK]
         if shared is not None:

@@ -109,7 +109,9 @@ async def test_screen_track_encodes_vp8_with_keyframes_on_demand() -> None:
     img = _slide(2)
     track.prepare(img)
     assert track.prepared(img) is not None
-    track.show(img)
+    frame = track.prepared(img)
+    assert frame is not None
+    track.show(frame)
     for _ in range(3):
         await step()
     assert track.keyframes == 1
@@ -165,3 +167,23 @@ async def test_stopped_screen_track_frees_its_encoder_and_pictures() -> None:
         await track.recv()
     with pytest.raises(MediaStreamError):  # a worker thread racing the stop ends the stream, no crash
         track._encode(track._frame, 0, False)
+
+
+@pytest.mark.parametrize(("fmt", "layout"), [("s16", "stereo"), ("s16p", "stereo"), ("fltp", "stereo"),
+                                             ("flt", "stereo"), ("s16", "mono")])
+def test_to_mono_keeps_the_level_in_every_sample_format(fmt: str, layout: str) -> None:
+    import numpy as np
+    from av import AudioFrame
+
+    mono = (np.sin(np.arange(960) / 5) * 8000).astype(np.int16)
+    channels = 2 if layout == "stereo" else 1
+    planar = fmt.endswith("p")
+    samples = np.stack([mono] * channels)  # (channels, n)
+    if fmt.startswith("flt"):
+        samples = samples.astype(np.float32) / 32767
+    array = samples if planar else samples.T.reshape(1, -1)
+    frame = AudioFrame.from_ndarray(np.ascontiguousarray(array), format=fmt, layout=layout)
+    frame.sample_rate = 48_000
+    out = np.frombuffer(to_mono_s16(frame), dtype="<i2")
+    assert out.shape == mono.shape
+    assert np.abs(out.astype(int) - mono).max() <= 1, (fmt, layout)
