@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from modylbench.scenarios._pointer import parse_pointer
+from modylbench.scenarios._templates import ProductTemplate, derive_template, template_content
 
 Channel = Literal["audio", "chat", "screen", "data"]
 CHANNELS: tuple[str, ...] = ("audio", "chat", "screen", "data")
@@ -193,8 +194,24 @@ class ProductSpec(_Model):
     product_id: NonEmptyStr = Field(description="Key of the product in the shared document.")
     output_type: ProductType = Field(description="Structure of the product (docs/products.md).")
     title: NonEmptyStr = Field(description="Human title.")
-    skeleton: Any = Field(default=None, description="Content the persona puts in the doc before the agent works (or null).")
+    skeleton: Any = Field(default=None, description="Legacy: initial content a builder once gave; the template supersedes it.")
     reference: Any = Field(description="Final content of the reference solution, as plain JSON.")
+    template: ProductTemplate | None = Field(
+        default=None,
+        description="What the agent is asked to deliver (derived from the reference when not declared).",
+    )
+
+    @model_validator(mode="after")
+    def _template_filled(self) -> ProductSpec:
+        if self.template is None:
+            self.template = derive_template(self.output_type, self.reference)
+        return self
+
+    @property
+    def initial_content(self) -> Any:
+        """The product as the persona puts it in the shared document before the meeting."""
+        assert self.template is not None
+        return template_content(self.output_type, self.title, self.template, self.reference)
 
 
 # --------------------------------------------------------------------------- public structures
