@@ -11,8 +11,11 @@ import csv
 import io
 import logging
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import numpy as np
 
 from modylbench.scenarios._products import apply_mutations
 from modylbench.scenarios._schema import (
@@ -37,9 +40,8 @@ from modylbench.scenarios._schema import (
 logger = logging.getLogger(__name__)
 
 SCENARIO_ID = "business_strategist_telehealth_entry"
-SEED = 0  # the inputs are a literal research table, nothing is drawn at random
 
-# ----------------------------------------------------------------------------- raw inputs
+# ----------------------------------------------------------------------------- raw inputs (seed 0)
 
 # country, population (M), urban share %, smartphone penetration %, internet users (M), health spend per
 # capita (USD), physicians per 1,000, regulatory openness (1-10), telehealth market growth % a year,
@@ -112,8 +114,8 @@ _REGULATORY: tuple[tuple[str, str, str, str], ...] = (
     (
         "Indonesia",
         "foreign ownership",
-        "Counsel's reading: a telemedicine operator licensed as a health service may be at most 67% foreign-owned; "
-        "a local partner must hold the remaining 33% or more",
+        "Counsel's reading: a telemedicine operator licensed as a health service may be at most {cap}% foreign-owned; "
+        "a local partner must hold the remaining {partner}% or more",
         "high",
     ),
     (
@@ -161,16 +163,6 @@ _REGULATORY: tuple[tuple[str, str, str, str], ...] = (
     ),
 )
 
-# Assumptions the persona states in the meeting (they are the client's inputs, not results).
-ADOPTION_PCT = 22.0  # share of urban smartphone users who have at least one telehealth consult a year
-CONSULTS_PER_USER = 2.5  # consults per adopting user a year
-CAPTURE_OF_TAIL_PCT = 25.0  # year-5 share we can win of the consults outside the top-3 players
-RAMP_PCT = (15.0, 35.0, 60.0, 85.0, 100.0)  # share of the year-5 target reached in years 1..5
-TERMINAL_GROWTH_PCT = 3.0
-FIRST_DISCOUNT_PCT = 10.0  # the rate the persona first gives
-DISCOUNT_PCT = 12.0  # the treasury hurdle rate she corrects it to
-LAUNCH_YEAR = 2026  # year 1 of the projection
-CLAIMED_TAM_USD_M = 2000.0  # the persona's "two billion" for Indonesia
 HORIZON = 5
 
 CRITERIA: tuple[str, ...] = (
@@ -191,25 +183,65 @@ CRITERION_LABELS: dict[str, str] = {
     "affordability": "Affordability",
     "clinical_need": "Clinical need",
 }
-BASE_WEIGHTS: dict[str, float] = {
-    "market_size": 25,
-    "growth": 15,
-    "digital": 10,
-    "regulatory": 20,
-    "competition": 10,
-    "affordability": 10,
-    "clinical_need": 10,
-}
-# Her change of mind: the board wants scale, so market size up and regulatory / affordability down.
-REVISED_WEIGHTS: dict[str, float] = {
-    "market_size": 40,
-    "growth": 15,
-    "digital": 10,
-    "regulatory": 10,
-    "competition": 10,
-    "affordability": 5,
-    "clinical_need": 10,
-}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Every raw figure the meeting starts from: the client's files and the assumptions the persona states."""
+
+    markets: tuple[tuple[Any, ...], ...]  # rows of MARKET_COLUMNS
+    competitors: tuple[tuple[Any, ...], ...]  # country, competitor, model, share %, players
+    costs: tuple[tuple[Any, ...], ...]  # country, capex, opex y1, opex growth %, margin %, vehicle
+    adoption_pct: float  # share of urban smartphone users with at least one telehealth consult a year
+    consults_per_user: float  # consults per adopting user a year
+    capture_of_tail_pct: float  # year-5 share we can win of the consults outside the top-3 players
+    low_capture_pct: float  # the cautious capture rate the agent tests the SOM against
+    ramp_pct: tuple[float, ...]  # share of the year-5 target reached in years 1..5
+    terminal_growth_pct: float
+    first_discount_pct: float  # the rate the persona first gives
+    discount_pct: float  # the treasury hurdle rate she corrects it to
+    launch_year: int  # year 1 of the projection
+    claimed_tam_usd_m: float  # the persona's inflated Indonesian TAM ("two billion")
+    foreign_cap_pct: float  # counsel's foreign-ownership cap in Indonesia
+    base_weights: dict[str, int]
+    # Her change of mind: the board wants scale, so market size up and regulatory / affordability down.
+    revised_weights: dict[str, int]
+
+
+TODAY = Inputs(
+    markets=_MARKETS,
+    competitors=_COMPETITORS,
+    costs=_COSTS,
+    adoption_pct=22.0,
+    consults_per_user=2.5,
+    capture_of_tail_pct=25.0,
+    low_capture_pct=15.0,
+    ramp_pct=(15.0, 35.0, 60.0, 85.0, 100.0),
+    terminal_growth_pct=3.0,
+    first_discount_pct=10.0,
+    discount_pct=12.0,
+    launch_year=2026,
+    claimed_tam_usd_m=2000.0,
+    foreign_cap_pct=67.0,
+    base_weights={
+        "market_size": 25,
+        "growth": 15,
+        "digital": 10,
+        "regulatory": 20,
+        "competition": 10,
+        "affordability": 10,
+        "clinical_need": 10,
+    },
+    revised_weights={
+        "market_size": 40,
+        "growth": 15,
+        "digital": 10,
+        "regulatory": 10,
+        "competition": 10,
+        "affordability": 5,
+        "clinical_need": 10,
+    },
+)
 
 MARKET_FILE = "sea_market_inputs.csv"
 COMPETITOR_FILE = "sea_competitors.csv"
@@ -225,7 +257,7 @@ def key(country: str) -> str:
 # ----------------------------------------------------------------------------- files
 
 
-def _csv(header: tuple[str, ...] | list[str], rows: tuple[tuple[Any, ...], ...] | list[list[Any]]) -> str:
+def _csv(header: tuple[str, ...] | list[str], rows: Sequence[Sequence[Any]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
@@ -234,17 +266,17 @@ def _csv(header: tuple[str, ...] | list[str], rows: tuple[tuple[Any, ...], ...] 
     return buf.getvalue()
 
 
-def market_inputs_csv() -> str:
+def market_inputs_csv(inp: Inputs) -> str:
     """The research team's country table."""
-    return _csv(MARKET_COLUMNS, _MARKETS)
+    return _csv(MARKET_COLUMNS, inp.markets)
 
 
-def competitors_csv() -> str:
+def competitors_csv(inp: Inputs) -> str:
     """Competitor shares by country."""
-    return _csv(("country", "competitor", "model", "consult_share_pct", "players"), _COMPETITORS)
+    return _csv(("country", "competitor", "model", "consult_share_pct", "players"), inp.competitors)
 
 
-def costs_csv() -> str:
+def costs_csv(inp: Inputs) -> str:
     """Finance's entry-cost assumptions for the two front-runners."""
     return _csv(
         (
@@ -255,40 +287,42 @@ def costs_csv() -> str:
             "contribution_margin_pct",
             "entry_vehicle",
         ),
-        _COSTS,
+        inp.costs,
     )
 
 
-def regulatory_csv() -> str:
+def regulatory_csv(inp: Inputs) -> str:
     """Counsel's draft regulatory findings."""
-    return _csv(("country", "topic", "finding", "severity"), _REGULATORY)
+    cap = {"cap": f"{inp.foreign_cap_pct:.0f}", "partner": f"{100 - inp.foreign_cap_pct:.0f}"}
+    rows = [(c, topic, finding.format(**cap), severity) for c, topic, finding, severity in _REGULATORY]
+    return _csv(("country", "topic", "finding", "severity"), rows)
 
 
-def data_files() -> list[DataFile]:
+def data_files(inp: Inputs = TODAY) -> list[DataFile]:
     """The files the persona pushes during the meeting."""
     return [
         DataFile(
             name=MARKET_FILE,
             media_type="text/csv",
-            content=market_inputs_csv(),
+            content=market_inputs_csv(inp),
             description="Market-sizing inputs for six SEA countries; money in USD, FX for reference.",
         ),
         DataFile(
             name=COMPETITOR_FILE,
             media_type="text/csv",
-            content=competitors_csv(),
+            content=competitors_csv(inp),
             description="Telehealth consult share of the top three players and the long tail, by country.",
         ),
         DataFile(
             name=COST_FILE,
             media_type="text/csv",
-            content=costs_csv(),
+            content=costs_csv(inp),
             description="Finance's launch capex, fixed opex and contribution margin for the top two.",
         ),
         DataFile(
             name=REGULATORY_FILE,
             media_type="text/csv",
-            content=regulatory_csv(),
+            content=regulatory_csv(inp),
             description="External counsel's draft findings by country, with severity.",
         ),
     ]
@@ -384,9 +418,9 @@ def parse_files(files: dict[str, str]) -> MarketData:
     return MarketData(markets, competitors, costs)
 
 
-def generate() -> MarketData:
+def generate(inp: Inputs = TODAY) -> MarketData:
     """The scenario's data, read back from the files exactly as the agent receives them."""
-    return parse_files({f.name: f.content for f in data_files()})
+    return parse_files({f.name: f.content for f in data_files(inp)})
 
 
 # ----------------------------------------------------------------------------- solution
@@ -417,6 +451,7 @@ class Projection:
 class Solution:
     """Every derived figure of the scenario."""
 
+    inputs: Inputs
     countries: list[str]
     addressable_m: dict[str, float]
     consults_m: dict[str, float]
@@ -482,11 +517,11 @@ def _flip_threshold(
     return 100.0 * x
 
 
-def project(market: Market, sam0: float, target_share_pct: float, costs: Costs) -> Projection:
+def project(market: Market, sam0: float, target_share_pct: float, costs: Costs, inp: Inputs) -> Projection:
     """Revenue, EBITDA and NPV of entering ``market``; pre-tax (losses shelter profits through year 5)."""
     g = market.cagr_pct / 100.0
     sam_y = [sam0 * (1 + g) ** t for t in range(1, HORIZON + 1)]
-    share = [target_share_pct * r / 100.0 for r in RAMP_PCT]
+    share = [target_share_pct * r / 100.0 for r in inp.ramp_pct]
     revenue = [s * sh / 100.0 for s, sh in zip(sam_y, share, strict=True)]
     contribution = [r * costs.margin_pct / 100.0 for r in revenue]
     fixed = [costs.opex_y1_usd_m * (1 + costs.opex_growth_pct / 100.0) ** t for t in range(HORIZON)]
@@ -498,10 +533,11 @@ def project(market: Market, sam0: float, target_share_pct: float, costs: Costs) 
     be = next((i + 1 for i, e in enumerate(ebitda) if e >= 0), 0)
     funding = -min([-costs.capex_usd_m, *cum])
     npv, pv_exp, tv, pv_tv = {}, {}, {}, {}
-    for rate in (FIRST_DISCOUNT_PCT, DISCOUNT_PCT):
+    g_tv = inp.terminal_growth_pct / 100.0
+    for rate in (inp.first_discount_pct, inp.discount_pct):
         r = rate / 100.0
         explicit = -costs.capex_usd_m + sum(e / (1 + r) ** (t + 1) for t, e in enumerate(ebitda))
-        terminal = ebitda[-1] * (1 + TERMINAL_GROWTH_PCT / 100.0) / (r - TERMINAL_GROWTH_PCT / 100.0)
+        terminal = ebitda[-1] * (1 + g_tv) / (r - g_tv)
         pv_exp[rate] = explicit
         tv[rate] = terminal
         pv_tv[rate] = terminal / (1 + r) ** HORIZON
@@ -525,7 +561,7 @@ def project(market: Market, sam0: float, target_share_pct: float, costs: Costs) 
     )
 
 
-def solve(data: MarketData) -> Solution:
+def solve(data: MarketData, inp: Inputs = TODAY) -> Solution:
     """Size every market top-down, score and rank them, and value entry into the leader."""
     mk = {m.country: m for m in data.markets}
     countries = [m.country for m in data.markets]
@@ -533,7 +569,7 @@ def solve(data: MarketData) -> Solution:
     for c, m in mk.items():
         # Addressable = urban smartphone users: the people a GP-consult app can actually reach.
         addressable[c] = m.population_m * m.urban_pct / 100 * m.smartphone_pct / 100
-        consults[c] = addressable[c] * ADOPTION_PCT / 100 * CONSULTS_PER_USER
+        consults[c] = addressable[c] * inp.adoption_pct / 100 * inp.consults_per_user
         tam[c] = consults[c] * m.price_usd
         # SAM excludes public-scheme consults; self-pay patients pay no more than they are willing to.
         b2c[c] = consults[c] * m.oop_pct / 100 * min(m.price_usd, m.wtp_usd)
@@ -548,7 +584,7 @@ def solve(data: MarketData) -> Solution:
         )
         top3[c] = sum(r["share_pct"] for r in rows[:3])
         players[c] = sum(r["players"] for r in data.competitors if r["country"] == c)
-    target = {c: CAPTURE_OF_TAIL_PCT / 100 * (100 - top3[c]) for c in countries}
+    target = {c: inp.capture_of_tail_pct / 100 * (100 - top3[c]) for c in countries}
     som = {c: sam[c] * (1 + mk[c].cagr_pct / 100) ** HORIZON * target[c] / 100 for c in countries}
 
     raw = {
@@ -563,18 +599,18 @@ def solve(data: MarketData) -> Solution:
     }
     norm = {k: _minmax(v) for k, v in raw.items()}
     crit = {c: {k: norm[k][c] for k in CRITERIA} for c in countries}
-    base = _weighted(crit, BASE_WEIGHTS)
-    revised = _weighted(crit, REVISED_WEIGHTS)
+    base = _weighted(crit, inp.base_weights)
+    revised = _weighted(crit, inp.revised_weights)
     equal = _weighted(crit, dict.fromkeys(CRITERIA, 1.0))
     rb, rr = _ranks(base), _ranks(revised)
     order_b = sorted(countries, key=lambda c: rb[c])
     order_r = sorted(countries, key=lambda c: rr[c])
-    sam_flip = _flip_threshold(crit, BASE_WEIGHTS, "market_size", order_b[0], order_b[1])
-    reg_flip = _flip_threshold(crit, REVISED_WEIGHTS, "regulatory", order_r[0], order_r[1])
+    sam_flip = _flip_threshold(crit, inp.base_weights, "market_size", order_b[0], order_b[1])
+    reg_flip = _flip_threshold(crit, inp.revised_weights, "regulatory", order_r[0], order_r[1])
 
     lead, second = order_r[0], order_r[1]
-    proj = project(mk[lead], sam[lead], target[lead], data.costs[lead])
-    proj2 = project(mk[second], sam[second], target[second], data.costs[second])
+    proj = project(mk[lead], sam[lead], target[lead], data.costs[lead], inp)
+    proj2 = project(mk[second], sam[second], target[second], data.costs[second], inp)
 
     thai = mk["Thailand"]
     quoted_local = round(thai.spend_usd * thai.fx)  # the figure the persona reads off a baht table
@@ -591,25 +627,26 @@ def solve(data: MarketData) -> Solution:
         "thai_spend_converted_usd": quoted_local / thai.fx,
         "thai_spend_ratio_vs_indonesia": quoted_local / mk["Indonesia"].spend_usd,
         "claimed_tam_required_adoption_pct": 100
-        * CLAIMED_TAM_USD_M
-        / (addressable[lead] * CONSULTS_PER_USER * lead_m.price_usd),
-        "claimed_tam_multiple": CLAIMED_TAM_USD_M / tam[lead],
+        * inp.claimed_tam_usd_m
+        / (addressable[lead] * inp.consults_per_user * lead_m.price_usd),
+        "claimed_tam_multiple": inp.claimed_tam_usd_m / tam[lead],
         "tam_whole_population": lead_m.population_m
-        * ADOPTION_PCT
+        * inp.adoption_pct
         / 100
-        * CONSULTS_PER_USER
+        * inp.consults_per_user
         * lead_m.price_usd,
         "thai_sam_share_of_tam_pct": 100 * sam["Thailand"] / tam["Thailand"],
         "base_margin_leader": base[order_b[0]] - base[order_b[1]],
         "revised_margin_leader": revised[order_r[0]] - revised[order_r[1]],
         "y5_ebitda_margin_pct": 100 * proj.ebitda[-1] / proj.revenue[-1],
-        "tv_share_of_npv_pct": 100 * proj.pv_terminal[DISCOUNT_PCT] / proj.npv[DISCOUNT_PCT],
-        "break_even_calendar_year": float(LAUNCH_YEAR + proj.break_even_year - 1),
+        "tv_share_of_npv_pct": 100 * proj.pv_terminal[inp.discount_pct] / proj.npv[inp.discount_pct],
+        "break_even_calendar_year": float(inp.launch_year + proj.break_even_year - 1),
         "opex_y5": proj.fixed_opex[-1],
-        "local_partner_min_pct": 33.0,
-        "foreign_cap_pct": 67.0,
+        "local_partner_min_pct": 100.0 - inp.foreign_cap_pct,
+        "foreign_cap_pct": inp.foreign_cap_pct,
     }
     return Solution(
+        inp,
         countries,
         addressable,
         consults,
@@ -668,13 +705,292 @@ def ground_truth(sol: Solution) -> dict[str, float | str]:
         gt[f"ebitda_usd_m_y{i + 1}"] = p.ebitda[i]
     gt["break_even_year"] = float(p.break_even_year)
     gt["funding_need_usd_m"] = p.funding_need
-    gt["npv_usd_m_at_10pct"] = p.npv[FIRST_DISCOUNT_PCT]
-    gt["npv_usd_m"] = p.npv[DISCOUNT_PCT]
-    gt["pv_terminal_usd_m"] = p.pv_terminal[DISCOUNT_PCT]
-    gt["pv_explicit_usd_m"] = p.pv_explicit[DISCOUNT_PCT]
-    gt["npv_usd_m_second_country"] = sol.second_projection.npv[DISCOUNT_PCT]
-    gt["discount_rate_pct"] = DISCOUNT_PCT
+    inp = sol.inputs
+    # The key keeps its seed-0 name: ground-truth keys are stable across instances.
+    gt["npv_usd_m_at_10pct"] = p.npv[inp.first_discount_pct]
+    gt["npv_usd_m"] = p.npv[inp.discount_pct]
+    gt["pv_terminal_usd_m"] = p.pv_terminal[inp.discount_pct]
+    gt["pv_explicit_usd_m"] = p.pv_explicit[inp.discount_pct]
+    gt["npv_usd_m_second_country"] = sol.second_projection.npv[inp.discount_pct]
+    gt["discount_rate_pct"] = inp.discount_pct
     return gt
+
+
+# ----------------------------------------------------------------------------- fresh instances
+
+
+def _jitter(rng: np.random.Generator, value: float, rel: float, step: float) -> float:
+    """``value`` moved by up to ``rel`` either way and rounded to ``step`` (the precision the table uses)."""
+    return round(round(value * (1 + rng.uniform(-rel, rel)) / step) * step, 6)
+
+
+def _sig3(value: float) -> float:
+    """Three significant figures, the way the research table quotes exchange rates."""
+    return float(f"{value:.3g}")
+
+
+def _draw_market(rng: np.random.Generator, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    (country, pop, urban, phone, net, spend, docs, reg, cagr, oop, private, wtp, price, cur, fx) = row
+    new_pop = _jitter(rng, pop, 0.12, 0.1)
+    new_urban = min(100, int(_jitter(rng, urban, 0.12, 1)))
+    new_phone = min(95, int(_jitter(rng, phone, 0.08, 1)))
+    new_price = max(2.0, _jitter(rng, price, 0.2, 0.5))
+    return (
+        country,
+        new_pop,
+        new_urban,
+        new_phone,
+        min(new_pop, _jitter(rng, net / pop * new_pop, 0.08, 0.1)),
+        int(_jitter(rng, spend, 0.2, 5)),
+        max(0.2, _jitter(rng, docs, 0.2, 0.01)),
+        int(min(10, max(1, reg + rng.integers(-1, 2)))),
+        int(max(5, cagr + rng.integers(-2, 3))),
+        int(_jitter(rng, oop, 0.2, 1)),
+        int(_jitter(rng, private, 0.2, 1)),
+        max(2.0, _jitter(rng, wtp / price * new_price, 0.1, 0.5)),
+        new_price,
+        cur,
+        _sig3(fx * (1 + rng.uniform(-0.08, 0.08))),
+    )
+
+
+def _draw_competitors(rng: np.random.Generator, rows: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    out: list[tuple[Any, ...]] = []
+    for country in dict.fromkeys(r[0] for r in rows):
+        named = [r for r in rows if r[0] == country and r[4] == 1]
+        (tail,) = [r for r in rows if r[0] == country and r[4] > 1]
+        # Redrawn shares keep their order, so the named leader stays the leader.
+        shares = sorted((max(4, int(_jitter(rng, r[3], 0.15, 1))) for r in named), reverse=True)
+        out += [(r[0], r[1], r[2], sh, 1) for r, sh in zip(named, shares, strict=True)]
+        out.append((*tail[:3], 100 - sum(shares), int(max(3, tail[4] + rng.integers(-2, 3)))))
+    return tuple(out)
+
+
+def _draw_costs(rng: np.random.Generator, rows: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(
+        (
+            c,
+            _jitter(rng, capex, 0.2, 0.1),
+            _jitter(rng, opex, 0.15, 0.1),
+            int(growth + rng.integers(-2, 3)),
+            int(margin + rng.integers(-4, 5)),
+            vehicle,
+        )
+        for c, capex, opex, growth, margin, vehicle in rows
+    )
+
+
+def _draw_weights(rng: np.random.Generator) -> tuple[dict[str, int], dict[str, int]]:
+    """Base weights within 5 points of today's (market size strictly heaviest), then her shift towards scale."""
+    while True:
+        base = {k: int(w + 5 * rng.integers(-1, 2)) for k, w in TODAY.base_weights.items()}
+        ms = base["market_size"]
+        heaviest = all(ms > w for k, w in base.items() if k != "market_size")
+        # Regulatory and affordability must have weight to give up when she shifts it to market size.
+        room = base["regulatory"] >= 15 and base["affordability"] >= 10
+        if sum(base.values()) == 100 and min(base.values()) >= 5 and heaviest and room:
+            break
+    reg_cut = int(rng.choice([5, 10]))
+    aff_cut = 5
+    revised = dict(base)
+    revised["market_size"] += reg_cut + aff_cut
+    revised["regulatory"] -= reg_cut
+    revised["affordability"] -= aff_cut
+    return base, revised
+
+
+def _redraw(rng: np.random.Generator, inp: Inputs, draw: Any, checks: frozenset[str]) -> Inputs | None:
+    """``draw(rng, inp)`` repeated until none of ``checks`` breaks (None after 500 tries)."""
+    for _ in range(500):
+        cand = draw(rng, inp)
+        if not checks & set(story_breaks(cand)):
+            return cand
+    return None
+
+
+def _draw_market_side(rng: np.random.Generator) -> Inputs | None:
+    """The research pack, the weights and the sizing assumptions: everything the ranking depends on."""
+    inp = _redraw(
+        rng, TODAY, lambda r, i: replace(i, markets=tuple(_draw_market(r, m) for m in TODAY.markets)), _MARKET_CHECKS
+    )
+    if inp is None:
+        return None
+    inp = _redraw(rng, inp, lambda r, i: replace(i, competitors=_draw_competitors(r, TODAY.competitors)), _COMPETITOR_CHECKS)
+    if inp is None:
+        return None
+    return _redraw(rng, inp, _draw_assumptions, _ALL_CHECKS - _VALUE_CHECKS)
+
+
+def _draw_assumptions(rng: np.random.Generator, inp: Inputs) -> Inputs:
+    base, revised = _draw_weights(rng)
+    capture = float(rng.choice([20.0, 25.0, 30.0]))
+    return replace(
+        inp,
+        adoption_pct=float(rng.integers(17, 28)),
+        consults_per_user=float(rng.choice([2.0, 2.5, 3.0])),
+        capture_of_tail_pct=capture,
+        low_capture_pct=capture - 10.0,
+        claimed_tam_usd_m=float(rng.choice([1500.0, 2000.0, 2500.0, 3000.0])),
+        foreign_cap_pct=float(rng.choice([60.0, 65.0, 67.0, 70.0])),
+        base_weights=base,
+        revised_weights=revised,
+    )
+
+
+def _draw_value_side(rng: np.random.Generator, inp: Inputs) -> Inputs:
+    """Finance's cost build and the valuation assumptions: what the projection and NPV depend on."""
+    first = float(rng.choice([8.0, 9.0, 10.0, 11.0]))
+    return replace(
+        inp,
+        costs=_draw_costs(rng, TODAY.costs),
+        ramp_pct=(
+            float(rng.choice([10.0, 15.0, 20.0])),
+            float(rng.choice([30.0, 35.0, 40.0])),
+            float(rng.choice([55.0, 60.0, 65.0])),
+            float(rng.choice([80.0, 85.0, 90.0])),
+            100.0,
+        ),
+        terminal_growth_pct=float(rng.choice([2.0, 2.5, 3.0, 3.5])),
+        first_discount_pct=first,
+        discount_pct=first + float(rng.choice([1.0, 2.0, 3.0])),
+        launch_year=int(rng.choice([2026, 2027])),
+    )
+
+
+# Story checks by the draw that can repair them: the market table, the competitor file, the value side
+# (costs, ramp, rates, launch year); the rest need the weights and sizing assumptions too.
+_MARKET_CHECKS = frozenset(
+    {
+        "Philippines fastest-growing and least doctored",
+        "Indonesia weak on digital and affordability",
+        "Vietnam WTP below price, others above",
+        "Indonesia largest TAM and SAM",
+        "Thailand second on TAM",
+        "Thailand among the smallest SAMs",
+        "Philippines more people and users than Thailand",
+        "Thai growth second-lowest",
+        "Thai affordability ahead of Indonesia",
+        "Singapore spend far above the rest",
+    }
+)
+_COMPETITOR_CHECKS = frozenset(
+    {
+        "Philippines least, Singapore most, Thailand next concentrated",
+        "Indonesia first on SOM, the Philippines a close second",
+    }
+)
+_VALUE_CHECKS = frozenset(
+    {
+        "year-1 loss, break-even in year 3 or 4",
+        "EBITDA positive from break-even on",
+        "year-1 contribution readable",
+        "cumulative deficit open at year 5",
+        "explicit years negative, NPV positive",
+        "revenue outgrows opex in year 5",
+        "Philippines costs more and is worth less",
+    }
+)
+
+
+def story_breaks(inp: Inputs) -> list[str]:
+    """The claims of the meeting script that ``inp`` would make false (empty when the script fits)."""
+    data = generate(inp)
+    mk = {m.country: m for m in data.markets}
+    # Finance costed only Indonesia and the Philippines; a stand-in build for the others lets the solver run
+    # (and every other check report) when the ranking puts someone else in the top two.
+    stand_in = data.costs["Indonesia"]
+    costed = MarketData(data.markets, data.competitors, {c: data.costs.get(c, stand_in) for c in mk})
+    try:
+        sol = solve(costed, inp)
+    except ZeroDivisionError:
+        return ["degenerate criterion"]
+    p, p2, misc = sol.projection, sol.second_projection, sol.misc
+    ID, PH, TH, MY, VN, SG = "Indonesia", "Philippines", "Thailand", "Malaysia", "Vietnam", "Singapore"
+    order_base = sorted(sol.countries, key=lambda c: sol.rank_base[c])
+    order_rev = sorted(sol.countries, key=lambda c: sol.rank_revised[c])
+    by = {
+        name: sorted(sol.countries, key=lambda c, d=d: -d[c])  # type: ignore[misc]
+        for name, d in (("tam", sol.tam), ("sam", sol.sam), ("som", sol.som_y5))
+    }
+    cagr = sorted(sol.countries, key=lambda c: mk[c].cagr_pct)
+    top3 = sorted(sol.countries, key=lambda c: sol.top3_pct[c])
+    crit = sol.criterion_scores
+    be = p.break_even_year
+    checks = {
+        # Ranking: Philippines leads the base weights, Indonesia the revised; Malaysia third in both.
+        "base order PH, ID, MY": order_base[:3] == [PH, ID, MY],
+        "revised order ID, PH, MY": order_rev[:3] == [ID, PH, MY],
+        "revised top two are Indonesia and the Philippines": set(order_rev[:2]) <= set(data.costs),
+        "Thailand last on base weights": order_base[-1] == TH,
+        "Philippines leads on equal weights": sol.leader_equal == PH,
+        "ranking margins narrow but readable": all(0.2 <= misc[k] <= 1.5 for k in ("base_margin_leader", "revised_margin_leader")),
+        "market-size flip above the base weight": inp.base_weights["market_size"] < sol.sam_weight_flip_pct < 90,
+        "regulatory flip above the revised weight": inp.revised_weights["regulatory"] < sol.reg_weight_flip_pct < 90,
+        "Philippines fastest-growing and least doctored": all(crit[PH][k] == 10.0 for k in ("growth", "clinical_need")),
+        "Indonesia weak on digital and affordability": crit[ID]["digital"] < crit[PH]["digital"] and crit[ID]["affordability"] == 0.0,
+        # Sizing.
+        "Vietnam WTP below price, others above": all((m.wtp_usd < m.price_usd) == (m.country == VN) for m in data.markets),
+        "Indonesia largest TAM and SAM": by["tam"][0] == by["sam"][0] == ID,
+        "Thailand second on TAM": by["tam"][1] == TH,
+        "Thailand among the smallest SAMs": by["sam"].index(TH) >= 4,
+        "Philippines more people and users than Thailand": mk[PH].population_m > mk[TH].population_m
+        and sol.addressable_m[PH] > sol.addressable_m[TH],
+        "Indonesia first on SOM, the Philippines a close second": by["som"][:2] == [ID, PH]
+        and sol.som_y5[PH] > 0.75 * sol.som_y5[ID],
+        "Thai growth second-lowest": cagr[1] == TH and mk[cagr[0]].cagr_pct < mk[TH].cagr_pct < mk[cagr[2]].cagr_pct,
+        "Philippines least, Singapore most, Thailand next concentrated": top3[0] == PH and top3[-1] == SG and top3[-2] == TH
+        and len({sol.top3_pct[c] for c in sol.countries}) == 6,
+        "Thai affordability ahead of Indonesia": crit[TH]["affordability"] >= 1.0,
+        "claimed TAM beyond every urban smartphone user": misc["claimed_tam_required_adoption_pct"] > 100
+        and inp.claimed_tam_usd_m > misc["tam_whole_population"],
+        "Singapore spend far above the rest": mk[SG].spend_usd > 5 * max(m.spend_usd for m in data.markets if m.country != SG),
+        # Projection and value.
+        "year-1 loss, break-even in year 3 or 4": be in (3, 4) and p.ebitda[0] < 0 and p.ebitda[be - 1] >= 1.0,
+        "EBITDA positive from break-even on": all(e > 0 for e in p.ebitda[be - 1 :]),
+        "year-1 contribution readable": p.contribution[0] >= 0.25,
+        "cumulative deficit open at year 5": p.cumulative_cash[-1] <= -1.0,
+        "explicit years negative, NPV positive": p.pv_explicit[inp.discount_pct] <= -1.0 and p.npv[inp.discount_pct] >= 5.0,
+        "revenue outgrows opex in year 5": 100 * (p.revenue[-1] / p.revenue[-2] - 1) > data.costs[ID].opex_growth_pct,
+        "Philippines costs more and is worth less": data.costs[PH].opex_y1_usd_m > data.costs[ID].opex_y1_usd_m
+        and p2.npv[inp.discount_pct] < p.npv[inp.discount_pct] - 1.0
+        and abs(p2.npv[inp.discount_pct]) >= 1.0,
+    }
+    return [name for name, ok in checks.items() if not ok]
+
+
+_ALL_CHECKS = _MARKET_CHECKS | _COMPETITOR_CHECKS | _VALUE_CHECKS | {
+    "base order PH, ID, MY",
+    "revised order ID, PH, MY",
+    "Thailand last on base weights",
+    "Philippines leads on equal weights",
+    "ranking margins narrow but readable",
+    "market-size flip above the base weight",
+    "regulatory flip above the revised weight",
+    "claimed TAM beyond every urban smartphone user",
+    "revised top two are Indonesia and the Philippines",
+    "degenerate criterion",
+}
+
+
+def inputs(seed: int = 0) -> Inputs:
+    """Seed 0 is the published instance; any other seed redraws every raw figure until the script fits."""
+    if seed == 0:
+        return TODAY
+    rng = np.random.default_rng(seed)
+    # Two stages, so a good ranking is not thrown away for a bad cost draw: the ranking checks do not
+    # depend on the value side, so the market side is fixed once they hold.
+    for _ in range(50):
+        market_side = _draw_market_side(rng)
+        if market_side is None:
+            continue
+        for _ in range(500):
+            inp = _draw_value_side(rng, market_side)
+            breaks = story_breaks(inp)
+            if not breaks:
+                return inp
+            if not set(breaks) <= _VALUE_CHECKS:
+                break
+    raise RuntimeError(f"no inputs for seed {seed} fit the meeting script")
 
 
 # ----------------------------------------------------------------------------- formatting
@@ -815,9 +1131,9 @@ def _score_row(c: str, sol: Solution) -> dict[str, Any]:
     return row
 
 
-def _projection_row(p: Projection, i: int) -> dict[str, Any]:
+def _projection_row(p: Projection, i: int, launch_year: int) -> dict[str, Any]:
     return {
-        "calendar_year": LAUNCH_YEAR + i,
+        "calendar_year": launch_year + i,
         "sam_usd_m": r2(p.sam_by_year[i]),
         "share_pct": round(p.share_pct_by_year[i], 3),
         "revenue_usd_m": {"value": r2(p.revenue[i]), "formula": "=sam_usd_m*share_pct"},
@@ -850,10 +1166,14 @@ def _section(title: str, text: str) -> dict[str, str]:
 # ----------------------------------------------------------------------------- the meeting
 
 
-def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom like the meeting
-    """The scenario: data, reference solution, dialogue, products, criteria and mutations."""
-    data = generate()
-    sol = solve(data)
+def build(seed: int = 0) -> Scenario:  # noqa: C901 - one long script, read top to bottom like the meeting
+    """The scenario: data, reference solution, dialogue, products, criteria and mutations.
+
+    Seed 0 is the published instance; another seed plays the same meeting on freshly drawn figures.
+    """
+    inp = inputs(seed)
+    data = generate(inp)
+    sol = solve(data, inp)
     mk = {m.country: m for m in data.markets}
     p, p2 = sol.projection, sol.second_projection
     lead, runner = sol.leader_revised, sol.runner_up_revised
@@ -868,12 +1188,12 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     order_som = sorted(sol.countries, key=lambda c: -sol.som_y5[c])
     order_base = sorted(sol.countries, key=lambda c: sol.rank_base[c])
     order_rev = sorted(sol.countries, key=lambda c: sol.rank_revised[c])
-    npv, npv10 = p.npv[DISCOUNT_PCT], p.npv[FIRST_DISCOUNT_PCT]
-    pv_tv, pv_exp = p.pv_terminal[DISCOUNT_PCT], p.pv_explicit[DISCOUNT_PCT]
+    npv, npv10 = p.npv[inp.discount_pct], p.npv[inp.first_discount_pct]
+    pv_tv, pv_exp = p.pv_terminal[inp.discount_pct], p.pv_explicit[inp.discount_pct]
     be_cal = int(misc["break_even_calendar_year"])
     trough_year = min(range(HORIZON), key=lambda i: p.cumulative_cash[i]) + 1
     rev_growth_y5 = 100 * (p.revenue[-1] / p.revenue[-2] - 1)
-    ph_som_low = sol.som_y5["Philippines"] * 15.0 / CAPTURE_OF_TAIL_PCT
+    ph_som_low = sol.som_y5["Philippines"] * inp.low_capture_pct / inp.capture_of_tail_pct
     sg_spend = mk["Singapore"].spend_usd
     if (lead, base_lead) != ("Indonesia", "Philippines"):
         # The persona's lines name these countries; changed inputs that reorder them need a rewritten script.
@@ -1066,10 +1386,10 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     for m in data.markets:
         s.mut(MM, "add_row", f"/inputs/{key(m.country)}", _input_row(m, sol))
     for row, value, unit, source in (
-        ("adoption_rate_pct", ADOPTION_PCT, "% of urban smartphone users", "Arcadia AU virtual care"),
-        ("consults_per_user", CONSULTS_PER_USER, "consults a year", "Arcadia AU virtual care"),
-        ("tail_capture_pct", CAPTURE_OF_TAIL_PCT, "% of consults outside the top 3, by year 5", "C. Lim"),
-        ("ramp_pct", " / ".join(f"{r:.0f}" for r in RAMP_PCT), "% of target share, years 1-5", "C. Lim"),
+        ("adoption_rate_pct", inp.adoption_pct, "% of urban smartphone users", "Arcadia AU virtual care"),
+        ("consults_per_user", inp.consults_per_user, "consults a year", "Arcadia AU virtual care"),
+        ("tail_capture_pct", inp.capture_of_tail_pct, "% of consults outside the top 3, by year 5", "C. Lim"),
+        ("ramp_pct", " / ".join(f"{r:.0f}" for r in inp.ramp_pct), "% of target share, years 1-5", "C. Lim"),
     ):
         s.mut(MM, "add_row", f"/assumptions/{row}", {"value": value, "unit": unit, "source": source})
     s.turn(
@@ -1493,7 +1813,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
             MM,
             "add_row",
             f"/weights/{k}",
-            {"label": CRITERION_LABELS[k], "metric": metric[k], "base_pct": BASE_WEIGHTS[k]},
+            {"label": CRITERION_LABELS[k], "metric": metric[k], "base_pct": inp.base_weights[k]},
         )
     s.turn(
         human_utterance=(
@@ -1757,7 +2077,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         bad_signals=["Philippines remains first", "Philippines still leads", "no change to the ranking"],
     )
     for k in CRITERIA:
-        s.mut(MM, "update_cell", f"/weights/{k}/revised_pct", REVISED_WEIGHTS[k])
+        s.mut(MM, "update_cell", f"/weights/{k}/revised_pct", inp.revised_weights[k])
     for c in sol.countries:
         s.mut(
             MM,
@@ -1935,15 +2255,15 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         MM,
         "add_row",
         "/assumptions/terminal_growth_pct",
-        {"value": TERMINAL_GROWTH_PCT, "unit": "% a year after year 5", "source": "C. Lim"},
+        {"value": inp.terminal_growth_pct, "unit": "% a year after year 5", "source": "C. Lim"},
     )
     s.mut(
         MM,
         "add_row",
         "/assumptions/launch_year",
-        {"value": LAUNCH_YEAR, "unit": "year 1", "source": "C. Lim"},
+        {"value": inp.launch_year, "unit": "year 1", "source": "C. Lim"},
     )
-    s.mut(MM, "add_row", "/projection/year1", _projection_row(p, 0))
+    s.mut(MM, "add_row", "/projection/year1", _projection_row(p, 0, inp.launch_year))
     s.turn(
         human_utterance=(
             "Pre-tax; we'll carry losses through year five anyway. Terminal value on perpetuity growth at three "
@@ -1968,7 +2288,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     )
 
     for i in range(1, HORIZON):
-        s.mut(MM, "add_row", f"/projection/year{i + 1}", _projection_row(p, i))
+        s.mut(MM, "add_row", f"/projection/year{i + 1}", _projection_row(p, i, inp.launch_year))
     s.mut(
         MM,
         "add_row",
@@ -1993,7 +2313,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
             + f" and {usd2(p.revenue[-1])} by year 5. "
             f"EBITDA is negative for {p.break_even_year - 1} years and turns positive in year {p.break_even_year} at "
             f"{usd2(p.ebitda[p.break_even_year - 1])}, reaching {usd2(p.ebitda[-1])} in year 5, so break-even is "
-            f"year {p.break_even_year}: {be_cal} if we launch in {LAUNCH_YEAR}."
+            f"year {p.break_even_year}: {be_cal} if we launch in {inp.launch_year}."
         ),
     )
 
@@ -2002,7 +2322,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     s.mut(
         MM, "add_row", "/valuation/funding_need_usd_m", {"value": r2(p.funding_need), "note": "cash trough"}
     )
-    categories = [f"Y{i + 1} ({LAUNCH_YEAR + i})" for i in range(HORIZON)]
+    categories = [f"Y{i + 1} ({inp.launch_year + i})" for i in range(HORIZON)]
     s.turn(
         human_utterance=(
             "That's your projection drawn up. The board will ask how deep the hole gets before it turns. What's the "
@@ -2042,7 +2362,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         ),
     )
 
-    s.mut(MM, "add_row", "/valuation/discount_rate_pct", {"value": FIRST_DISCOUNT_PCT})
+    s.mut(MM, "add_row", "/valuation/discount_rate_pct", {"value": inp.first_discount_pct})
     s.mut(MM, "add_row", "/valuation/npv_usd_m", {"value": r2(npv10), "note": "terminal value included"})
     s.turn(
         human_utterance="Now value it. Discount at ten percent. What's the NPV?",
@@ -2056,9 +2376,9 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         reference_response=(f"At 10%, with a 3% perpetuity-growth terminal value, NPV is {usd2(npv10)}."),
     )
 
-    s.mut(MM, "update_cell", "/valuation/discount_rate_pct/value", DISCOUNT_PCT)
+    s.mut(MM, "update_cell", "/valuation/discount_rate_pct/value", inp.discount_pct)
     s.mut(MM, "update_cell", "/valuation/npv_usd_m/value", r2(npv))
-    s.mut(MM, "add_row", "/valuation/terminal_value_usd_m", {"value": r2(p.terminal_value[DISCOUNT_PCT])})
+    s.mut(MM, "add_row", "/valuation/terminal_value_usd_m", {"value": r2(p.terminal_value[inp.discount_pct])})
     s.mut(MM, "add_row", "/valuation/pv_terminal_usd_m", {"value": r2(pv_tv)})
     s.turn(
         human_utterance=(
@@ -2093,7 +2413,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         _section(
             "Financial projection",
             (
-                f"{lead}, launch {LAUNCH_YEAR}, pre-tax. Revenue "
+                f"{lead}, launch {inp.launch_year}, pre-tax. Revenue "
                 + ", ".join(usd2(v) for v in p.revenue)
                 + " in years 1-5; EBITDA "
                 + ", ".join(usd2(v) for v in p.ebitda)
@@ -2313,8 +2633,8 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     )
 
     roadmap = (
-        f"{LAUNCH_YEAR - 1} Q4: JV partner shortlist and term sheet. {LAUNCH_YEAR} Q1: licences, Jakarta hosting, "
-        f"doctor onboarding. {LAUNCH_YEAR} Q2: launch in Greater Jakarta, self-pay app. {LAUNCH_YEAR + 1}: employer "
+        f"{inp.launch_year - 1} Q4: JV partner shortlist and term sheet. {inp.launch_year} Q1: licences, Jakarta hosting, "
+        f"doctor onboarding. {inp.launch_year} Q2: launch in Greater Jakarta, self-pay app. {inp.launch_year + 1}: employer "
         f"and insurer channel. {be_cal}: EBITDA break-even (year {p.break_even_year}). AI triage parked for "
         "evaluation after launch."
     )
@@ -2331,10 +2651,10 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
             kind="bullets",
             title="Draft roadmap (C. Lim, last week)",
             bullets=[
-                f"{LAUNCH_YEAR - 1} Q4: JV partner shortlist and term sheet",
-                f"{LAUNCH_YEAR} Q1: licences, Jakarta hosting, doctor onboarding",
-                f"{LAUNCH_YEAR} Q2: launch Greater Jakarta, self-pay app",
-                f"{LAUNCH_YEAR + 1}: employer and insurer channel",
+                f"{inp.launch_year - 1} Q4: JV partner shortlist and term sheet",
+                f"{inp.launch_year} Q1: licences, Jakarta hosting, doctor onboarding",
+                f"{inp.launch_year} Q2: launch Greater Jakarta, self-pay app",
+                f"{inp.launch_year + 1}: employer and insurer channel",
                 f"{be_cal - 1}: break-even",
             ],
             footnote="Draft, not reviewed by Finance",
@@ -2345,7 +2665,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         ],
         reference_response=(
             f"Mostly, with one fix: the model breaks even in year {p.break_even_year}, which is {be_cal} with a "
-            f"{LAUNCH_YEAR} launch, not {be_cal - 1}. Everything else lines up, and I've written the roadmap section "
+            f"{inp.launch_year} launch, not {be_cal - 1}. Everything else lines up, and I've written the roadmap section "
             f"with {be_cal} as the break-even milestone."
         ),
     )
@@ -2355,12 +2675,12 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         MM,
         "add_row",
         "/valuation/second_country_npv_usd_m",
-        {"value": r2(p2.npv[DISCOUNT_PCT]), "note": f"{runner}, {pc2.vehicle}, 12%"},
+        {"value": r2(p2.npv[inp.discount_pct]), "note": f"{runner}, {pc2.vehicle}, 12%"},
     )
     s.mut(MM, "add_row", "/valuation/second_country_funding_need_usd_m", {"value": r2(p2.funding_need)})
     roadmap2 = roadmap + (
-        f" Wave 2: the Philippines from {LAUNCH_YEAR + 2}, once the platform is proven; stand-alone NPV "
-        f"{usd2(p2.npv[DISCOUNT_PCT])} at 12% on Finance's go-alone build, better with a clinic partner."
+        f" Wave 2: the Philippines from {inp.launch_year + 2}, once the platform is proven; stand-alone NPV "
+        f"{usd2(p2.npv[inp.discount_pct])} at 12% on Finance's go-alone build, better with a clinic partner."
     )
     s.mut(DOC, "update_section", "/sections/7/text", roadmap2)
     s.turn(
@@ -2373,12 +2693,12 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         wait_for_agent_sec=60,
         chat_message="Philippines as wave 2: worth modelling? Finance's numbers are in the same file.",
         expected_facts=[
-            fact("f37_ph_npv", "Philippine NPV at 12%", p2.npv[DISCOUNT_PCT], "$M"),
+            fact("f37_ph_npv", "Philippine NPV at 12%", p2.npv[inp.discount_pct], "$M"),
             fact("f37_ph_funding", "Philippine funding need", p2.funding_need, "$M"),
         ],
         reference_response=(
             f"I ran it from Finance's Philippine build: going alone costs more, ${pc2.opex_y1_usd_m:.1f}M of opex in "
-            f"year 1, so NPV at 12% is {usd2(p2.npv[DISCOUNT_PCT])} against {usd2(npv)} for {lead}, with a "
+            f"year 1, so NPV at 12% is {usd2(p2.npv[inp.discount_pct])} against {usd2(npv)} for {lead}, with a "
             f"{usd2(p2.funding_need)} funding need. Wave 2 makes sense once the platform is proven, ideally with a "
             "clinic partner to cut that opex; I've added it to the roadmap."
         ),
@@ -2530,7 +2850,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         ],
     )
     fin_text = (
-        f"{lead}, launch {LAUNCH_YEAR}, pre-tax. Revenue "
+        f"{lead}, launch {inp.launch_year}, pre-tax. Revenue "
         + ", ".join(usd2(v) for v in p.revenue)
         + " in years 1-5; EBITDA "
         + ", ".join(usd2(v) for v in p.ebitda)
@@ -2562,7 +2882,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
     )
 
     rec_text = (
-        f"Enter {lead} first, launching in {LAUNCH_YEAR} through a joint venture with a local hospital group in which "
+        f"Enter {lead} first, launching in {inp.launch_year} through a joint venture with a local hospital group in which "
         f"Arcadia holds 67%. {lead} has the largest serviceable market (SAM {usd(sol.sam[lead])}, TAM "
         f"{usd(sol.tam[lead])}) and ranks first on the board's weights ({sc(sol.score_revised[lead])} vs "
         f"{sc(sol.score_revised[runner])} for the Philippines). Year-5 revenue {usd2(p.revenue[-1])}; EBITDA "
@@ -2594,7 +2914,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         ],
         reference_response=(
             f"Recommendation written: enter {lead} first through a 67%-owned joint venture with a local hospital "
-            f"group, launching in {LAUNCH_YEAR}; SAM {usd(sol.sam[lead])}, year-5 revenue {usd2(p.revenue[-1])}, NPV "
+            f"group, launching in {inp.launch_year}; SAM {usd(sol.sam[lead])}, year-5 revenue {usd2(p.revenue[-1])}, NPV "
             f"{usd2(npv)} at 12%, EBITDA break-even in {be_cal} and {usd2(p.funding_need)} of funding, with the "
             "Philippines as wave 2."
         ),
@@ -2830,7 +3150,7 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
         timeout_minutes=75,
         expected_mutations=s.mutations,
         metadata={"domain": "healthcare strategy", "region": "Southeast Asia", "currency": "USD"},
-        seed=SEED,
+        seed=seed,
         data_files=data_files(),
         products=products,
         ground_truth=ground_truth(sol),
@@ -2840,9 +3160,10 @@ def build() -> Scenario:  # noqa: C901 - one long script, read top to bottom lik
 def _outputs(sol: Solution, mm: str, doc: str, dash: str) -> list[ExpectedOutput]:
     """The three deliverables and their programmatic checks, values from ``solve()``."""
     p = sol.projection
+    inp = sol.inputs
     lead = sol.leader_revised
     L = key(lead)
-    npv = p.npv[DISCOUNT_PCT]
+    npv = p.npv[inp.discount_pct]
     be_cal = int(sol.misc["break_even_calendar_year"])
     model = ExpectedOutput(
         product_id=mm,
@@ -2926,7 +3247,7 @@ def _outputs(sol: Solution, mm: str, doc: str, dash: str) -> list[ExpectedOutput
                 "Valued at the 12% hurdle rate",
                 "numeric_equality",
                 "/valuation/discount_rate_pct/value",
-                DISCOUNT_PCT,
+                inp.discount_pct,
                 0.01,
             ),
             crit("mm_npv", "NPV at 12%", "numeric_equality", "/valuation/npv_usd_m/value", npv),

@@ -186,8 +186,8 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         }
         return {c: sum(weights[k] * norm[k][c] for k in weights) / sum(weights.values()) for c in markets}
 
-    base = scores(telehealth.BASE_WEIGHTS)
-    revised = scores(telehealth.REVISED_WEIGHTS)
+    base = scores(telehealth.TODAY.base_weights)
+    revised = scores(telehealth.TODAY.revised_weights)
     for c in markets:
         out[f"score_base_{c.lower()}"] = base[c]
         out[f"score_revised_{c.lower()}"] = revised[c]
@@ -215,8 +215,8 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
 
     order_b = sorted(base, key=lambda c: -base[c])
     order_r = sorted(revised, key=lambda c: -revised[c])
-    out["sam_weight_flip_pct"] = flip(telehealth.BASE_WEIGHTS, "market_size", order_b[0], order_b[1])
-    out["regulatory_weight_flip_pct"] = flip(telehealth.REVISED_WEIGHTS, "regulatory", order_r[0], order_r[1])
+    out["sam_weight_flip_pct"] = flip(telehealth.TODAY.base_weights, "market_size", order_b[0], order_b[1])
+    out["regulatory_weight_flip_pct"] = flip(telehealth.TODAY.revised_weights, "regulatory", order_r[0], order_r[1])
 
     cost = next(r for r in _rows(scenario, "entry_cost_assumptions.csv") if r["country"] == lead)
     m = markets[lead]
