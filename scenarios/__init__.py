@@ -1,7 +1,22 @@
 """Scenario schema, loaders, programmatic checks and the built-in scenarios (the dependency leaf)."""
 
 from modylbench.scenarios._briefing import briefing, deliverables
-from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check
+from modylbench.scenarios._align import MISSING, Aligner, leaves, subtree_credit, text_credit, value_credit
+from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check, text_of
+from modylbench.scenarios._values import (
+    Quantity,
+    has_term,
+    label_similarity,
+    normal_text,
+    number_matches,
+    parse_signal_number,
+    quantities,
+    quantity_spans,
+    read_quantity,
+    same_number,
+    text_words,
+    unit_family,
+)
 from modylbench.scenarios._loader import (
     ScenarioLoadError,
     builtin_ids,
@@ -11,7 +26,7 @@ from modylbench.scenarios._loader import (
     parse_scenario,
     resolve_scenarios,
 )
-from modylbench.scenarios._pointer import PointerError, make_pointer, parse_pointer, resolve, set_at
+from modylbench.scenarios._pointer import PointerError, delete_at, make_pointer, parse_pointer, resolve, set_at
 from modylbench.scenarios._products import apply_mutation, apply_mutations
 from modylbench.scenarios._public import merge_extensions, persona_text, to_public
 from modylbench.scenarios._templates import Part, ProductTemplate, SheetTemplate, humanise
@@ -43,8 +58,11 @@ __all__ = [
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
     "ScenarioLoadError", "Slide", "TableSpec", "Turn", "Verification", "VerificationCriterion",
+    "MISSING", "Aligner", "Quantity", "has_term", "label_similarity", "leaves", "normal_text", "number_matches",
+    "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "subtree_credit",
+    "text_credit", "text_of", "text_words", "unit_family", "value_credit",
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",
-    "apply_mutation", "apply_mutations", "as_number", "builtin_ids", "cell_value", "load_builtin",
+    "apply_mutation", "apply_mutations", "delete_at", "as_number", "builtin_ids", "cell_value", "load_builtin",
     "load_file", "load_path", "make_pointer", "merge_extensions", "numbers_close", "parse_pointer",
     "parse_scenario", "persona_text", "resolve", "resolve_scenarios", "run_check", "set_at", "to_public",
 ]

@@ -1,13 +1,37 @@
-"""Programmatic verification: evaluate a scenario's criteria against a product's content."""
+"""Programmatic verification: evaluate a scenario's criteria against a product's content, by meaning.
+
+A criterion's ``target_field`` is a pointer into the reference's layout; it is found in the agent's
+product by its exact path or, failing that, by labels (``_align``). Numbers compare in any usual
+notation and scale, words in any usual spelling (docs/scoring.md).
+"""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from modylbench.scenarios._pointer import PointerError, resolve
+from modylbench.scenarios._align import MISSING, Aligner
+from modylbench.scenarios._pointer import parse_pointer
 from modylbench.scenarios._schema import VerificationCriterion
+from modylbench.scenarios._templates import ProductTemplate
+from modylbench.scenarios._values import (
+    as_number,
+    cell_value,
+    has_term,
+    label_similarity,
+    normal_text,
+    number_matches,
+    numbers_close,
+    parse_signal_number,
+    quantities,
+    read_quantity,
+    same_number,
+    unit_family,
+)
+
+__all__ = ["CheckResult", "as_number", "cell_value", "numbers_close", "run_check", "text_of"]
+
+_NAME_KEYS = {"label", "unit", "title", "name", "type"}
 
 
 @dataclass(frozen=True)
@@ -21,92 +45,105 @@ class CheckResult:
     reason: str
 
 
-def cell_value(v: Any) -> Any:
-    """A spreadsheet cell may be a scalar or ``{"value": ..., "formula": ...}``; give the value."""
-    if isinstance(v, dict) and "value" in v and set(v) <= {"value", "formula", "format", "note"}:
-        return v["value"]
-    return v
+def text_of(v: Any) -> str:
+    """All the text and figures of a value, as one string (iterative: agent content can be deep)."""
+    parts: list[str] = []
+    stack = [v]
+    while stack and len(parts) < 100_000:
+        x = cell_value(stack.pop())
+        if isinstance(x, str):
+            parts.append(x)
+        elif isinstance(x, dict):
+            stack.extend(reversed(list(x.values())))
+        elif isinstance(x, list):
+            stack.extend(reversed(x))
+        elif x is not None:
+            parts.append(str(x))
+    return " ".join(parts)
 
 
-def as_number(v: Any) -> float | None:
-    """Read a number from a cell: numbers, and strings like '$82.5M', '12.0x', '21.3%', '1,234'."""
-    v = cell_value(v)
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int | float):
-        return float(v) if math.isfinite(v) else None
-    if isinstance(v, str):
-        s = v.strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
-        for suffix in ("%", "x", "X", "M", "m", "bn", "B", "K", "k", "pp", "bps"):
-            if s.endswith(suffix):
-                s = s[: -len(suffix)].strip()
-                break
-        try:
-            f = float(s)
-        except ValueError:
-            return None
-        return f if math.isfinite(f) else None
-    return None
+def _filled(x: Any) -> bool:
+    """An entry holds work: a figure or text outside its name, label and unit fields."""
+    x = cell_value(x)
+    if isinstance(x, dict):
+        return any(_filled(v) for k, v in x.items() if k not in _NAME_KEYS)
+    if isinstance(x, list):
+        return any(_filled(v) for v in x)
+    return x not in (None, "")
 
 
-def numbers_close(actual: float, expected: float, tolerance_pct: float) -> bool:
-    """Relative comparison; an expected zero needs |actual| within tolerance_pct/100 absolute."""
-    if expected == 0:
-        return abs(actual) <= tolerance_pct / 100.0
-    return abs(actual - expected) <= abs(expected) * tolerance_pct / 100.0
+def _states(term: str, text: str) -> bool:
+    q = parse_signal_number(term)
+    if q is not None:
+        unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(q.family, "")
+        return any(number_matches(g, q.value, unit, 0.5) for g in quantities(text))
+    return has_term(term, normal_text(text))
 
 
-def _text_of(v: Any) -> str:
-    v = cell_value(v)
-    if isinstance(v, str):
-        return v
-    if isinstance(v, dict):
-        return " ".join(_text_of(x) for x in v.values())
-    if isinstance(v, list):
-        return " ".join(_text_of(x) for x in v)
-    return "" if v is None else str(v)
-
-
-def run_check(criterion: VerificationCriterion, content: Any) -> CheckResult:
-    """Evaluate one criterion against a product's content (plain JSON)."""
+def run_check(
+    criterion: VerificationCriterion,
+    content: Any,
+    reference: Any = None,
+    template: ProductTemplate | None = None,
+) -> CheckResult:
+    """Evaluate one criterion against a product's content (plain JSON), finding its target by meaning."""
     c = criterion
     if c.check_type == "judge":
         return CheckResult(c.id, False, False, None, "judged by the panel, not programmatically")
-    try:
-        actual = resolve(content, c.target_field)
-    except PointerError:
+    aligner = Aligner(reference if reference is not None else content, content, template)
+    tokens = tuple(parse_pointer(c.target_field))
+    actual = aligner.resolve(tokens)
+    if actual is MISSING:
+        if c.check_type == "not_contains":
+            return CheckResult(c.id, True, c.required, None, f"{c.target_field or '/'} is absent")
+        if c.check_type == "contains" and tokens[:1] == ("sections",) and _states(c.expected_value, text_of(content)):
+            return CheckResult(c.id, True, c.required, None, f"document states {c.expected_value!r}")
         return CheckResult(c.id, False, c.required, None, f"{c.target_field or '/'} is missing")
     value = cell_value(actual)
+    unit = aligner.unit_at(tokens)
     ok: bool
     reason: str
     if c.check_type == "numeric_equality":
-        n = as_number(value)
-        ok = n is not None and numbers_close(n, float(c.expected_value), c.tolerance_pct)
+        ok = same_number(value, float(c.expected_value), unit, c.tolerance_pct)
         reason = f"{value!r} vs expected {c.expected_value} ±{c.tolerance_pct}%"
     elif c.check_type == "numeric_range":
-        n = as_number(value)
+        q = read_quantity(value)
         lo, hi = c.expected_value
-        ok = n is not None and lo <= n <= hi
+        ok = False
+        if q is not None:
+            n = q.scaled if q.scaled is not None and not lo <= q.value <= hi else q.value
+            ok = lo <= n <= hi
+            if not ok and unit_family(unit)[0] == "pct" and abs(q.value) <= 1.5:
+                ok = lo <= q.value * 100 <= hi
         reason = f"{value!r} in [{lo}, {hi}]"
     elif c.check_type == "contains":
-        ok = c.expected_value.lower() in _text_of(value).lower()
-        reason = f"text contains {c.expected_value!r}"
+        ok = _states(c.expected_value, text_of(value))
+        if not ok and tokens[:1] == ("sections",):
+            ok = _states(c.expected_value, text_of(content))
+        reason = f"text states {c.expected_value!r}"
     elif c.check_type == "not_contains":
-        ok = c.expected_value.lower() not in _text_of(value).lower()
-        reason = f"text does not contain {c.expected_value!r}"
+        ok = not _states(c.expected_value, text_of(value))
+        reason = f"text does not state {c.expected_value!r}"
     elif c.check_type == "one_of":
         options = c.expected_value
         if isinstance(value, str):
-            ok = value.strip().lower() in {str(o).strip().lower() for o in options}
+            ok = any(
+                isinstance(o, str) and (o.strip().lower() == value.strip().lower() or label_similarity(o, value) >= 0.8)
+                for o in options
+            ) or any(isinstance(o, int | float) and same_number(value, float(o)) for o in options)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            ok = any(isinstance(o, int | float) and not isinstance(o, bool) and same_number(value, float(o)) for o in options)
         else:
             ok = value in options
         reason = f"{value!r} is one of {options!r}"
     elif c.check_type == "present":
-        ok = value not in (None, "", [], {})
+        ok = _filled(value)
         reason = "present and non-empty"
     elif c.check_type == "count_at_least":
-        ok = isinstance(value, list | dict) and len(value) >= int(c.expected_value)
-        reason = f"has at least {c.expected_value} entries"
+        entries = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+        n_filled = sum(1 for e in entries if _filled(e))
+        ok = n_filled >= int(c.expected_value)
+        reason = f"has at least {c.expected_value} filled entries ({n_filled})"
     else:  # pragma: no cover - CheckType is closed
         ok, reason = False, f"unknown check type {c.check_type}"
     return CheckResult(c.id, ok, c.required, value if not isinstance(value, dict | list) else None, reason)

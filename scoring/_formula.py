@@ -27,6 +27,7 @@ TURN_DIMENSIONS: tuple[str, ...] = tuple(TURN_WEIGHTS)
 PRODUCT_DIMENSIONS: tuple[str, ...] = tuple(PRODUCT_WEIGHTS)
 
 HARD_FLOOR = 4.0
+SCENARIO_FLOOR = 4.0  # a scenario whose journey or destination is below HARD_FLOOR scores at most this
 DISAGREEMENT_RANGE = 3.0
 DISAGREEMENT_STD = 2.0
 JOURNEY_WEIGHT = 0.4

@@ -90,6 +90,10 @@ class MutationMetrics(_Model):
         description="Fraction of turns after the last change; null with none."
     )
     per_product_convergence: dict[str, float] = Field(default_factory=dict, description="Same, per product.")
+    on_time: int = Field(
+        default=0, description="Expected edits (creates aside) whose value was there, by meaning, within the window."
+    )
+    late: int = Field(default=0, description="Expected edits whose value only arrived after their window.")
 
 
 class ScenarioScore(_Model):

@@ -8,14 +8,23 @@ substance earned, so they can never lift an empty turn.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from typing import Any
 
-from modylbench.scenarios import Scenario, as_number, cell_value
+from modylbench.scenarios import (
+    MISSING,
+    Aligner,
+    Scenario,
+    apply_mutations,
+    leaves,
+    normal_text,
+    quantity_spans,
+    value_credit,
+)
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import Verdict
-from modylbench.scoring._mutations import values_equal
 from modylbench.scoring._text import (
     HIDDEN_SHINGLE,
     SHINGLE,
@@ -38,6 +47,18 @@ BAD_SIGNAL_FACTOR = 0.25  # giving in on an edge case keeps a quarter of the cre
 VERBOSE_WORDS = 220
 _COURTESY = re.compile(r"\b(thanks|thank you|happy to|glad|appreciate|good (question|point)|sure)\b", re.I)
 _MARKUP = re.compile(r"(^|\n)\s*(#{1,6} |[-*•] |\d+\. |\|)|\*\*|__|```", re.M)
+# Uncertainty about which value is meant ("24.6% or maybe 29.5%"): the figure is not a claim.
+_HEDGE = re.compile(
+    r"\b(or maybe|maybe|perhaps|possibly|might be|could be|could also be|not sure|unsure|somewhere between|"
+    r"either|or possibly|or perhaps|hard to say|anywhere from|give or take|ballpark)\b",
+    re.I,
+)
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
+KNOWN_TOLERANCE_PCT = 0.5
+PRECISION_FREE = 0.3  # share of figures that may match nothing known before the turn's substance drops
+PRECISION_ZERO = 0.8  # share at which nothing is left
+FLOOD_MIN = 30  # figures a turn may state before extra figures dilute it (or 8 per expected fact)
+HEDGED_FACT_CREDIT = 0.5
 
 
 def _s(x: float) -> float:
@@ -85,6 +106,7 @@ class _ScenarioText:
         for e in scenario.edge_cases:
             parts.append(e.human_utterance)
             hidden += [e.description, e.expected_behavior]
+        self.known = _known_numbers(scenario)
         for o in scenario.expected_outputs:
             hidden.append(o.description)
             hidden += [c if isinstance(c, str) else c.description for c in o.verification_criteria]
@@ -95,6 +117,123 @@ class _ScenarioText:
         for p in hidden:
             unseen |= shingles(p, HIDDEN_SHINGLE)
         self.corpora = [(visible, SHINGLE), (unseen, HIDDEN_SHINGLE)]
+
+
+def _known_numbers(scenario: Scenario) -> list[float]:
+    """Every figure the scenario holds or derives: brief, persona, files, facts, ground truth, references."""
+    vals: list[float] = []
+    texts = [scenario.context, scenario.meeting_goal]
+    for t in scenario.turns:
+        texts += [t.human_utterance, t.chat_message or "", _slide_text(t), t.reference_response, t.reference_chat or ""]
+        for f in t.expected_facts:
+            if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+                vals.append(float(f.value))
+            else:
+                texts.append(str(f.value))
+    texts += [e.human_utterance for e in scenario.edge_cases]
+    texts += [f.content for f in scenario.data_files]
+    for q in (q for text in texts for q in quantities(text)):
+        vals.append(q.value)
+        if q.scaled is not None:
+            vals.append(q.scaled)
+    vals += [float(v) for v in scenario.ground_truth.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    refs = [p.reference for p in scenario.products] or list(apply_mutations(scenario.expected_mutations).values())
+    for ref in refs:
+        for _path, leaf in leaves(ref):
+            if isinstance(leaf, int | float) and not isinstance(leaf, bool):
+                vals.append(float(leaf))
+            elif isinstance(leaf, str):
+                vals += [q.value for q in quantities(leaf)]
+    return sorted({abs(v) for v in vals})
+
+
+def _is_known(v: float, known: list[float]) -> bool:
+    if not known:
+        return False
+    lo = v * (1 - KNOWN_TOLERANCE_PCT / 100) if v else -0.005
+    hi = v * (1 + KNOWN_TOLERANCE_PCT / 100) if v else 0.005
+    i = bisect.bisect_left(known, lo)
+    return i < len(known) and known[i] <= hi
+
+
+def _q_known(q: Quantity, known: list[float]) -> bool:
+    a = abs(q.value)
+    cands = [a]
+    if q.scaled is not None:
+        cands.append(abs(q.scaled))
+    if q.family in ("plain", "money"):
+        cands += [a / 1e3, a / 1e6, a / 1e9]
+    if q.family == "plain" and a <= 1.5:
+        cands.append(a * 100)
+    if q.family == "pct" and a > 1.5:
+        cands.append(a / 100)
+    return any(_is_known(c, known) for c in cands)
+
+
+def _trivial(q: Quantity) -> bool:
+    """Counts, ordinals and years carry no claim: 'three products', 'year 3', '2029'."""
+    if q.family != "plain" or q.scaled is not None or q.value != int(q.value):
+        return False
+    return abs(q.value) <= 12 or 1990 <= q.value <= 2100
+
+
+def _compatible(a: Quantity, b: Quantity) -> bool:
+    return a.family == b.family or "plain" in (a.family, b.family)
+
+
+class _Claims:
+    """The figures a turn states, clause by clause, with hedges and competitors marked."""
+
+    def __init__(self, text: str, known: list[float]):
+        self.clauses: list[tuple[list[Quantity], bool]] = []
+        for clause in _CLAUSE.split(text):
+            qs = [q for _s, _e, q in quantity_spans(clause)]
+            if qs:
+                self.clauses.append((qs, _HEDGE.search(clause) is not None))
+        self.known = known
+        sig = [q for qs, _h in self.clauses for q in qs if not _trivial(q)]
+        self.n_significant = len(sig)
+        self.n_unknown = sum(1 for q in sig if not _q_known(q, known))
+
+    def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool]:
+        """(figures that state the value as a claim, whether it was only said hedged or with a competitor)."""
+        clean: list[Quantity] = []
+        hedged_only: list[Quantity] = []
+        for qs, hedged in self.clauses:
+            hits = [q for q in qs if number_matches(q, value, unit, tol)]
+            if not hits:
+                continue
+            rivals = [
+                c for c in qs
+                if c not in hits and not _trivial(c) and any(_compatible(c, h) for h in hits)
+                and _near(c, hits[0])
+            ]
+            competing = [c for c in rivals if hedged or not _q_known(c, self.known)]
+            if competing:
+                continue
+            (hedged_only if hedged else clean).extend(hits)
+        if clean:
+            return clean, False
+        return hedged_only, bool(hedged_only)
+
+    def precision(self, n_facts: int) -> float:
+        """1.0 for a turn whose figures are known or derivable; less as unknown figures or a flood grow."""
+        if not self.n_significant:
+            return 1.0
+        u = self.n_unknown / self.n_significant
+        factor = 1.0 if u <= PRECISION_FREE else max(0.0, 1 - (u - PRECISION_FREE) / (PRECISION_ZERO - PRECISION_FREE))
+        cap = max(FLOOD_MIN, 8 * n_facts)
+        if self.n_significant > cap:
+            factor *= cap / self.n_significant
+        return factor
+
+
+def _near(a: Quantity, b: Quantity) -> bool:
+    """Two figures of about the same size (one could be mistaken for the other)."""
+    x, y = abs(a.scaled or a.value), abs(b.scaled or b.value)
+    if x == 0 or y == 0:
+        return x == y
+    return 1 / 3 <= x / y <= 3
 
 
 class OfflineJudge(Judge):
@@ -139,30 +278,47 @@ class OfflineJudge(Judge):
         if copied >= 0.5 and len(words(cleaned)) >= 5:
             flags.append("parroting")
         norm = normalise(kept)
-        qs = quantities(kept)
+        tnorm = normal_text(kept)
+        claims = _Claims(kept, st.known)
+        qs = [q for clause_qs, _hedged in claims.clauses for q in clause_qs]
         notes = []
 
         fact_frac: float | None = None
+        precision = claims.precision(len(turn.expected_facts))
         if turn.expected_facts:
             given_qs = st.turn_given[turn.turn_index] if turn.turn_index < len(st.turn_given) else []
             total = got = 0.0
-            n_got = 0
+            n_got = n_hedged = 0
             for f in turn.expected_facts:
-                given = isinstance(f.value, int | float) and any(
+                numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
+                given = numeric and any(
                     number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs
                 )
                 w = GIVEN_FACT_WEIGHT if given else 1.0
                 total += w
-                if fact_stated(f, norm, qs):
+                if numeric:
+                    fq, hedged = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
+                    if fact_stated(f, tnorm, fq):
+                        got += w * (HEDGED_FACT_CREDIT if hedged else 1.0)
+                        n_got += 1
+                        n_hedged += hedged
+                elif fact_stated(f, tnorm, []):
                     got += w
                     n_got += 1
-            fact_frac = got / total
+            fact_frac = got / total * precision
             notes.append(f"facts {n_got}/{len(turn.expected_facts)}")
+            if n_hedged:
+                flags.append("hedged")
+        if precision < 1.0:
+            flags.append("imprecise")
+            notes.append(
+                f"figures {claims.n_significant}, unknown {claims.n_unknown}, precision {precision:.2f}"
+            )
 
         edge_frac: float | None = None
         edge = item.scenario.edge_case(turn.edge_case) if turn.edge_case else None
         if edge is not None:
-            good = [s for s in edge.good_signals if signal_present(s, norm, qs)]
+            good = [s for s in edge.good_signals if signal_present(s, norm, qs, open_end=True)]
             # Giving in counts even in the persona's own words ("sure, just put 25% in"), so bad
             # signals are looked for before copied spans are masked.
             raw_norm, raw_qs = normalise(cleaned), quantities(cleaned)
@@ -171,6 +327,7 @@ class OfflineJudge(Judge):
                 edge_frac = min(1.0, len(good) / min(2, len(edge.good_signals)))
             else:
                 edge_frac = fact_frac if fact_frac is not None else 0.0
+            edge_frac *= precision
             if bad:
                 edge_frac *= BAD_SIGNAL_FACTOR
                 flags.append("edge_case_conceded")
@@ -182,7 +339,7 @@ class OfflineJudge(Judge):
         tp = _mean([ctx, progress])
         if tp is None:
             # No ground truth for this turn: something of its own said earns half, never more.
-            tp = 0.5 if len(words(kept)) >= 5 else 0.0
+            tp = (0.5 if len(words(kept)) >= 5 else 0.0) * precision
             flags.append("no_ground_truth")
         if ctx is None:
             ctx = tp
@@ -217,8 +374,9 @@ class OfflineJudge(Judge):
         ref = item.spec.reference if item.spec is not None else None
         value_frac: float | None = None
         figures_frac: float | None = None
+        structure = 0.0
         if ref is not None:
-            value_frac, figures_frac, complete = _compare(ref, content)
+            value_frac, figures_frac, complete, structure = _compare(ref, content, item.spec)
         else:
             targets = [c for c in item.expected.verification_criteria if not isinstance(c, str)]
             complete = (
@@ -229,7 +387,7 @@ class OfflineJudge(Judge):
         shape = _shape_ok(item.expected.output_type, content)
         if ref is not None:
             # The scenario's own reference is the authority on structure when it has one.
-            shape = max(shape, _structure_match(ref, content))
+            shape = max(shape, 1.0 if structure >= 0.9 else 0.4 + 0.6 * structure * 0.5)
         if wp.output_type != item.expected.output_type:
             shape *= 0.7
         flags: list[str] = []
@@ -255,118 +413,43 @@ class OfflineJudge(Judge):
         return Verdict(judge=self.name, dimensions=dims, rationale="; ".join(notes), flags=flags)
 
 
-def _leaves(v: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
-    v = cell_value(v)
-    if isinstance(v, dict):
-        out = []
-        for k, x in v.items():
-            out += _leaves(x, (*path, str(k)))
-        return out
-    if isinstance(v, list):
-        out = []
-        for i, x in enumerate(v):
-            out += _leaves(x, (*path, str(i)))
-        return out
-    return [(path, v)]
+def _compare(ref: Any, content: Any, spec: Any) -> tuple[float, float, float, float]:
+    """(value credit over all leaves, over the leaves holding figures, completeness, structure found).
 
-
-_MISSING = object()
-
-
-def _lookup(doc: Any, path: tuple[str, ...]) -> Any:
-    cur = doc
-    for tok in path:
-        cur = cell_value(cur)
-        if isinstance(cur, dict):
-            if tok not in cur:
-                return _MISSING
-            cur = cur[tok]
-        elif isinstance(cur, list) and tok.isdigit() and int(tok) < len(cur):
-            cur = cur[int(tok)]
-        else:
-            return _MISSING
-    return cell_value(cur)
-
-
-def _text_credit(ref: str, got: str) -> float:
-    """Credit for a text leaf: its figures must all be there; then word recall refines it."""
-    if normalise(ref) == normalise(got):
-        return 1.0
-    ref_words = {w for w in words(ref) if len(w) > 3}
-    recall = len(ref_words & set(words(got))) / len(ref_words) if ref_words else 0.0
-    ref_qs = quantities(ref)
-    if not ref_qs:
-        return recall
-    got_qs = quantities(got)
-    unit = {"pct": "%", "mult": "x", "bps": "bps"}
-    nums = sum(
-        1 for q in ref_qs if any(number_matches(g, q.value, unit.get(q.family, ""), 0.5) for g in got_qs)
-    )
-    return nums / len(ref_qs) * (0.5 + 0.5 * recall)
-
-
-def _compare(ref: Any, content: Any) -> tuple[float, float, float]:
-    """(value credit over all leaves, over the leaves that hold figures, completeness).
-
-    Each leaf of the reference is looked up at the same path in the delivered content. Leaves
-    holding figures (numbers, or text with numbers in it) are where correctness lives; labels and
-    prose count toward the overall credit and completeness.
+    Each leaf of the reference is found in the delivered content by its path or, failing that, by
+    labels (``Aligner``) and compared by meaning. Leaves the persona's template already held
+    (headings, labels, categories) are given, not the agent's work, and are left out. Leaves holding
+    figures are where correctness lives; labels and prose count toward the overall credit.
     """
-    leaves = _leaves(ref)
-    if not leaves:
+    template = spec.template if spec is not None else None
+    given: dict[tuple[str, ...], Any] = dict(leaves(spec.initial_content)) if spec is not None else {}
+    ls = [(p, w) for p, w in leaves(ref) if w not in (None, "") and not (p in given and given[p] == w)]
+    if not ls:
         same = 1.0 if content == ref else 0.0
-        return same, same, (1.0 if content not in (None, "", {}, []) else 0.0)
+        return same, same, (1.0 if content not in (None, "", {}, []) else 0.0), same
+    aligner = Aligner(ref, content, template)
     credit = present = num_credit = 0.0
     n_num = 0
-    for path, want in leaves:
-        got = _lookup(content, path)
+    parents: set[tuple[str, ...]] = set()
+    found_parents: set[tuple[str, ...]] = set()
+    for path, want in ls:
+        got = aligner.resolve(path)
         numeric = (isinstance(want, int | float) and not isinstance(want, bool)) or (
             isinstance(want, str) and bool(quantities(want))
         )
         n_num += numeric
-        if got is _MISSING or got in (None, ""):
+        parents.add(path[:-1])
+        if got is None or got == "" or got is MISSING:
             continue
         present += 1
-        if isinstance(want, str) and isinstance(got, str):
-            c = _text_credit(want, got)
-        elif isinstance(want, int | float) and not isinstance(want, bool):
-            n = as_number(got)
-            c = 1.0 if n is not None and values_equal(n, want) else 0.0
-        else:
-            c = 1.0 if values_equal(got, want, 0.0) else 0.0
+        found_parents.add(path[:-1])
+        c = value_credit(want, got, aligner.unit_at(path))
         credit += c
         if numeric:
             num_credit += c
-    overall = credit / len(leaves)
-    return overall, (num_credit / n_num if n_num else overall), present / len(leaves)
-
-
-def _containers(v: Any, path: tuple[str, ...] = (), depth: int = 0) -> list[tuple[tuple[str, ...], type]]:
-    v = cell_value(v)
-    if depth > 3 or not isinstance(v, dict | list):
-        return []
-    out: list[tuple[tuple[str, ...], type]] = [(path, dict if isinstance(v, dict) else list)]
-    items = v.items() if isinstance(v, dict) else enumerate(v)
-    for k, x in items:
-        out += _containers(x, (*path, str(k)), depth + 1)
-    return out
-
-
-def _structure_match(ref: Any, content: Any) -> float:
-    """1.0 when every container of the reference (top 4 levels) is in the content with the same type."""
-    want = _containers(ref)
-    if not want:
-        return 0.0
-    hits = 0
-    for path, typ in want:
-        got = _lookup_raw(content, path)
-        hits += isinstance(got, typ)
-    return 1.0 if hits == len(want) else 0.4 + 0.6 * hits / len(want) * 0.5
-
-
-def _lookup_raw(doc: Any, path: tuple[str, ...]) -> Any:
-    got = _lookup(doc, path)
-    return None if got is _MISSING else got
+    overall = credit / len(ls)
+    structure = len(found_parents) / len(parents) if parents else 1.0
+    return overall, (num_credit / n_num if n_num else overall), present / len(ls), structure
 
 
 def _shape_ok(output_type: str, content: Any) -> float:

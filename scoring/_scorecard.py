@@ -12,8 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from modylbench.record import Mutation, ScenarioResponses, TurnResponse, WorkProduct
-from modylbench.scenarios import CheckResult, ExpectedOutput, Scenario, VerificationCriterion, run_check
+from modylbench.scenarios import (
+    CheckResult,
+    ExpectedOutput,
+    Scenario,
+    VerificationCriterion,
+    label_similarity,
+    run_check,
+)
 from modylbench.scoring import _formula as F
+from modylbench.scoring._evidence import EditEvidence, edit_evidence, snapshot_trajectory
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import (
     CheckOutcome,
@@ -26,11 +34,10 @@ from modylbench.scoring._models import (
     TurnScore,
     Verdict,
 )
-from modylbench.scoring._mutations import compute_metrics, derive_trajectory, match_trajectory
+from modylbench.scoring._mutations import compute_metrics
 
 logger = logging.getLogger(__name__)
 
-EDIT_SLACK_TURNS = 1  # an expected edit made in its turn or the next one counts for that turn
 
 
 def package_version() -> str:
@@ -76,6 +83,55 @@ def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str
     return None
 
 
+def _product_names(scenario: Scenario) -> dict[str, list[str]]:
+    described: dict[str, list[str]] = defaultdict(list)
+    for o in scenario.expected_outputs:
+        if o.product_id:
+            described[o.product_id].append(o.description)
+    return {p.product_id: [p.title, p.product_id, *described[p.product_id]] for p in scenario.products}
+
+
+def _name_products(products: list[WorkProduct], scenario: Scenario, names: dict[str, list[str]]) -> list[WorkProduct]:
+    """Give products handed over without a ``product_id`` the id of the scenario product they are.
+
+    Public-format responses name a product only by ``output_type`` and ``description``: each is
+    paired, one to one, with the scenario product of the same type whose title or description is
+    most similar (the only one of its type needs no words in common).
+    """
+    if all(wp.product_id for wp in products) or not scenario.products:
+        return products
+    taken = {wp.product_id for wp in products if wp.product_id}
+    types = {p.product_id: p.output_type for p in scenario.products}
+    scored: list[tuple[float, int, str]] = []
+    for i, wp in enumerate(products):
+        if wp.product_id:
+            continue
+        same = [pid for pid, t in types.items() if t == wp.output_type and pid not in taken]
+        for pid in same:
+            sim = max((label_similarity(wp.description, n) for n in names.get(pid, [])), default=0.0)
+            scored.append((sim + (1.0 if len(same) == 1 else 0.0), i, pid))
+    scored.sort(key=lambda x: -x[0])
+    assigned: dict[int, str] = {}
+    for _sim, i, pid in scored:
+        if i in assigned or pid in taken:
+            continue
+        assigned[i] = pid
+        taken.add(pid)
+    return [wp.model_copy(update={"product_id": assigned[i]}) if i in assigned else wp for i, wp in enumerate(products)]
+
+
+def named_responses(resp: ScenarioResponses, scenario: Scenario) -> ScenarioResponses:
+    """The responses with every product handed over without an id paired to a scenario product."""
+    names = _product_names(scenario)
+    turns = [
+        t.model_copy(update={"work_products": _name_products(t.work_products, scenario, names)})
+        if t.work_products and not all(wp.product_id for wp in t.work_products)
+        else t
+        for t in resp.turns
+    ]
+    return resp.model_copy(update={"turns": turns, "work_products": _name_products(resp.work_products, scenario, names)})
+
+
 def _match_outputs(
     expected: list[ExpectedOutput], final: list[WorkProduct], turns: list[TurnResponse]
 ) -> list[WorkProduct | None]:
@@ -98,92 +154,91 @@ def _match_outputs(
     for i, e in enumerate(expected):
         if out[i] is not None or e.product_id:
             continue
-        want = {w for w in e.description.lower().split() if len(w) > 3}
-        best, best_overlap = None, -1
+        best, best_sim = None, -1.0
         for wp in final:
             if id(wp) in used or wp.output_type != e.output_type:
                 continue
-            overlap = len(want & {w for w in wp.description.lower().split() if len(w) > 3})
-            if overlap > best_overlap:
-                best, best_overlap = wp, overlap
+            sim = label_similarity(e.description, wp.description)
+            if sim > best_sim:
+                best, best_sim = wp, sim
         if best is not None:
             used.add(id(best))
         out[i] = best
     return out
 
 
-def _checks(expected: ExpectedOutput, content: Any) -> list[CheckResult]:
+def _checks(expected: ExpectedOutput, content: Any, scenario: Scenario) -> list[CheckResult]:
+    spec = scenario.product(expected.product_id) if expected.product_id else None
+    reference = spec.reference if spec is not None else None
+    template = spec.template if spec is not None else None
     out = []
     for c in expected.verification_criteria:
         if isinstance(c, VerificationCriterion) and c.check_type != "judge":
             try:
-                out.append(run_check(c, content))
+                out.append(run_check(c, content, reference, template))
             except (TypeError, ValueError, IndexError, KeyError, RecursionError) as exc:
                 out.append(CheckResult(c.id, False, c.required, None, f"could not check: {exc}"))
     return out
 
 
-def _turn_matches(trajectory: list[Mutation], scenario: Scenario) -> dict[int, int]:
-    """Per turn: expected edits of that turn made in that turn or the next (one-to-one)."""
-    out: dict[int, int] = defaultdict(int)
-    used: set[int] = set()
-    for e in scenario.expected_mutations:
-        for i, m in enumerate(trajectory):
-            if i in used or m.product_id != e.product_id or m.path != e.path:
-                continue
-            if not e.turn_index <= m.turn_index <= e.turn_index + EDIT_SLACK_TURNS:
-                continue
-            if match_trajectory([m], [e])[0] is not None:
-                used.add(i)
-                out[e.turn_index] += 1
-                break
-    return out
+def played_scenario(resp: ScenarioResponses, scenario: Scenario) -> Scenario:
+    """The scenario as far as the session played it (``turns_played``; the whole meeting when unknown)."""
+    n = getattr(resp, "turns_played", None)
+    if isinstance(n, int) and 0 < n < len(scenario.turns):
+        return scenario.first_turns(n)
+    return scenario
 
 
 def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     """Items to judge for one responses line (the scenario must be the line's own)."""
+    scenario = played_scenario(resp, scenario)
+    resp = named_responses(resp, scenario)
     if resp.mutation_trajectory is not None:
         trajectory: list[Mutation] | None = list(resp.mutation_trajectory)
         source = "trajectory"
     else:
-        trajectory = derive_trajectory(resp, scenario)
+        trajectory = snapshot_trajectory(resp)
         source = "snapshots" if trajectory is not None else "none"
+    evidence = edit_evidence(trajectory, scenario)
     metrics = compute_metrics(trajectory, scenario, source)
+    metrics.on_time = sum(1 for ev in evidence if ev is not None and ev.counts)
+    metrics.late = sum(1 for ev in evidence if ev is not None and ev.status == "late")
     by_turn = {t.turn_index: t for t in resp.turns}
     edits_by_turn: dict[int, list[Mutation]] = defaultdict(list)
     for m in trajectory or ():
         edits_by_turn[m.turn_index].append(m)
-    matched_by_turn = _turn_matches(trajectory or [], scenario)
+    expected_by_turn: dict[int, list[tuple[Any, EditEvidence | None]]] = defaultdict(list)
+    for e, ev in zip(scenario.expected_mutations, evidence, strict=True):
+        if e.mutation_type != "create":
+            expected_by_turn[e.turn_index].append((e, ev))
     turn_items = [
         TurnItem(
             scenario=scenario,
             turn=t,
             response=by_turn.get(t.turn_index),
             edits=edits_by_turn.get(t.turn_index, []),
-            expected_edits=[e for e in scenario.expected_mutations if e.turn_index == t.turn_index],
-            edits_matched=matched_by_turn.get(t.turn_index, 0),
+            expected_edits=[e for e, _ in expected_by_turn.get(t.turn_index, [])],
+            edits_matched=sum(1 for _, ev in expected_by_turn.get(t.turn_index, []) if ev is not None and ev.counts),
             trajectory_source=source,
         )
         for t in scenario.turns
     ]
     delivered = _match_outputs(scenario.expected_outputs, resp.work_products, resp.turns)
-    hits = match_trajectory(trajectory or [], scenario.expected_mutations)
-    matched_expected = {h for h in hits if h is not None}
     product_items = []
-    evidence: list[tuple[int, int] | None] = []
+    product_evidence: list[tuple[int, int] | None] = []
     for e, wp in zip(scenario.expected_outputs, delivered, strict=True):
         spec = scenario.product(e.product_id) if e.product_id else None
-        checks = _checks(e, wp.content) if wp is not None else []
+        checks = _checks(e, wp.content, scenario) if wp is not None else []
         product_items.append(
             ProductItem(scenario=scenario, expected=e, delivered=wp, spec=spec, checks=checks)
         )
-        idx = [
-            i
-            for i, m in enumerate(scenario.expected_mutations)
-            if e.product_id and m.product_id == e.product_id
+        evs = [
+            ev
+            for m, ev in zip(scenario.expected_mutations, evidence, strict=True)
+            if e.product_id and m.product_id == e.product_id and ev is not None
         ]
-        evidence.append((sum(1 for i in idx if i in matched_expected), len(idx)) if idx else None)
-    return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, evidence)
+        product_evidence.append((sum(1 for ev in evs if ev.counts), len(evs)) if evs else None)
+    return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, product_evidence)
 
 
 def _assemble_item(item: Item, verdicts: list[Verdict]) -> tuple[dict[str, float], list[str], str | None]:
@@ -211,6 +266,9 @@ def _score_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
     capped = False
     if reason is None:
         score, capped = F.turn_score(dims)
+        if "edge_case_conceded" in flags and score > F.HARD_FLOOR:
+            # Giving in to a curveball floors the turn whatever else it said.
+            score, capped = F.HARD_FLOOR, True
         if capped:
             flags.append("hard_floor")
     return TurnScore(
@@ -273,6 +331,29 @@ def _score_product(
     return ProductScore(score=score, capped=capped, dimensions=dims, judges=verdicts, flags=flags, **common)
 
 
+def _scenario_floors(
+    run: _Run, turns: list[TurnScore], journey: float | None, destination: float | None, total: float
+) -> tuple[float, list[str]]:
+    """Scenario-level floors (docs/scoring.md): a silent journey, no deliverables, conceded edge cases."""
+    flags: list[str] = []
+    if journey is not None and journey < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
+        total = F.SCENARIO_FLOOR
+        flags.append("silent_journey")
+    if destination is not None and destination < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
+        total = F.SCENARIO_FLOOR
+        flags.append("no_deliverables")
+    edge_turns = [t for t, it in zip(turns, run.turn_items, strict=True) if it.turn.edge_case]
+    if edge_turns:
+        conceded = sum(1 for t in edge_turns if "edge_case_conceded" in t.flags)
+        if conceded:
+            # Each curveball given in to takes an equal share of the way from 10 down to the floor.
+            cap = F.SCENARIO_FLOOR + (10.0 - F.SCENARIO_FLOOR) * (1 - conceded / len(edge_turns))
+            if total > cap:
+                total = cap
+            flags.append("edge_cases_conceded")
+    return total, flags
+
+
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
@@ -294,6 +375,9 @@ def _finish(
     destination = _mean([p.score for p in products if p.score is not None])
     total = F.combine(journey, destination)
     flags: list[str] = []
+    if total is not None:
+        total, floor_flags = _scenario_floors(run, turns, journey, destination, total)
+        flags += floor_flags
     reason = run.responses.termination_reason
     if reason is not None and reason != "completed":
         # The reason itself (agent_disconnected, timeout, infrastructure_error ...) is the specific flag.
