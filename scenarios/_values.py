@@ -261,6 +261,7 @@ def label_tokens(label: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=262144)
 def label_similarity(a: str, b: str) -> float:
     """0..1: how surely two labels name the same thing (token overlap after normalisation)."""
     ta, tb = label_tokens(a), label_tokens(b)

@@ -98,13 +98,21 @@ class _Check:
     def __init__(self, scenario: Scenario):
         self.refs = references(scenario)
         self.templates = {p.product_id: p.template for p in scenario.products}
+        self._aligners: dict[str, Aligner] = {}
+
+    def changed(self) -> None:
+        """The products changed: label pairings must be worked out afresh."""
+        self._aligners.clear()
 
     def judge(self, e: ExpectedMutation, contents: dict[str, Any]) -> tuple[bool, list[tuple[str, ...]]]:
         """(the value is there, the agent paths it occupies)."""
         content = contents.get(e.product_id, MISSING)
         if content is MISSING:
             return False, []
-        aligner = Aligner(self.refs.get(e.product_id, content), content, self.templates.get(e.product_id))
+        aligner = self._aligners.get(e.product_id)
+        if aligner is None or aligner.content is not content:
+            aligner = Aligner(self.refs.get(e.product_id, content), content, self.templates.get(e.product_id))
+            self._aligners[e.product_id] = aligner
         tokens = tuple(parse_pointer(e.path))
         if e.mutation_type in _REMOVALS:
             got, path = aligner.locate(tokens)
@@ -124,6 +132,16 @@ class _Check:
             total += value_credit(w, got, aligner.unit_at(p))
         credit = total / len(ls)
         return credit >= (1.0 if len(ls) == 1 else MATCH_CREDIT), paths
+
+
+def _given(e: ExpectedMutation, check: _Check, contents: dict[str, Any]) -> bool:
+    """The persona's template already holds this value (a heading, a category list): nothing to do."""
+    if e.mutation_type in _REMOVALS:
+        return False
+    want = expected_value(e)
+    if any(isinstance(w, int | float) and not isinstance(w, bool) for _p, w in leaves(want)):
+        return False  # templates hold no figures
+    return check.judge(e, contents)[0]
 
 
 def _removed(e: ExpectedMutation, removals: list[tuple[int, tuple[str, ...]]], turn: int) -> bool:
@@ -148,7 +166,7 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
     contents: dict[str, Any] = {p.product_id: copy.deepcopy(p.initial_content) for p in scenario.products}
     check = _Check(scenario)
     # Expected edits whose value the persona's template already holds (headings, categories) are given.
-    work = [i for i in work if expected[i].mutation_type in _REMOVALS or not check.judge(expected[i], contents)[0]]
+    work = [i for i in work if not _given(expected[i], check, contents)]
     touched: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     removals: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for m in traj:
@@ -166,9 +184,13 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
     turns = sorted({expected[i].turn_index + d for i in work for d in range(EVIDENCE_WINDOW + 1)})
     pos = 0
     for turn in turns:
+        applied = False
         while pos < len(traj) and traj[pos].turn_index <= turn:
             _apply(contents, traj[pos])
             pos += 1
+            applied = True
+        if applied:
+            check.changed()
         for i in pending:
             e = expected[i]
             if e.turn_index > turn:
@@ -195,6 +217,7 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
     while pos < len(traj):
         _apply(contents, traj[pos])
         pos += 1
+    check.changed()
     last = traj[-1].turn_index if traj else None
     for i in work:
         if out[i] is None:

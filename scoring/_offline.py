@@ -236,13 +236,19 @@ def _near(a: Quantity, b: Quantity) -> bool:
     return 1 / 3 <= x / y <= 3
 
 
+# What the agent could copy and which figures a scenario knows take a while to work out; they are
+# kept per scenario object for the process (scenarios are not changed once built).
+_TEXTS: dict[int, tuple[Scenario, _ScenarioText]] = {}
+_TEXTS_KEPT = 64
+
+
 class OfflineJudge(Judge):
     """Deterministic substance judge: the default panel and the one the anti-gaming tests use."""
 
     name = "offline"
 
     def __init__(self) -> None:
-        self._texts: dict[int, tuple[Scenario, _ScenarioText]] = {}
+        self._texts = _TEXTS
 
     @property
     def synchronous(self) -> bool:
@@ -252,6 +258,8 @@ class OfflineJudge(Judge):
         hit = self._texts.get(id(scenario))
         if hit is None or hit[0] is not scenario:
             hit = (scenario, _ScenarioText(scenario))
+            if len(self._texts) >= _TEXTS_KEPT:
+                self._texts.pop(next(iter(self._texts)))
             self._texts[id(scenario)] = hit
         return hit[1]
 
