@@ -1,0 +1,153 @@
+"""Values compared by meaning, parts found by labels, work counted when it was done (issue 13's rules)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from modylbench.record import ScenarioResponses
+from modylbench.scenarios import Aligner, Scenario, load_builtin, same_number
+from modylbench.scoring import make_judges, score
+from modylbench.scoring._text import normalise, quantities, signal_present
+
+from .scoring_helpers import load_fixture_maker
+
+MAKER = load_fixture_maker()
+LBO = next(s for s in load_builtin() if s.scenario_id == "financial_analyst_lbo_model")
+
+
+def _card(line: dict[str, Any], sc: Scenario = LBO) -> Any:
+    return score([ScenarioResponses.model_validate(line)], {sc.scenario_id: sc}, make_judges(["offline"])).scenarios[0]
+
+
+@pytest.mark.parametrize(
+    ("got", "want", "unit"),
+    [
+        ("$57.5M", 57.5, "$M"),
+        (57_500_000, 57.5, "$M"),
+        ("57,500,000", 57.5, ""),
+        ("$57,500,000", 57.5, "$M"),
+        (0.246, 24.6, "%"),
+        ("24.6%", 24.6, ""),
+        ("24.6 per cent", 24.6, "%"),
+        ("2.9x", 2.9, "x"),
+        ({"value": 57.5, "formula": "=B2*1.15"}, 57.5, "$M"),
+        (57.6, 57.5, "$M"),  # within the 0.5 % tolerance
+    ],
+)
+def test_same_number_in_any_notation(got: Any, want: float, unit: str) -> None:
+    assert same_number(got, want, unit)
+
+
+@pytest.mark.parametrize(("got", "want", "unit"), [("$5.75M", 57.5, "$M"), (0.246, 2.46, "x"), ("29.5%", 24.6, "%")])
+def test_wrong_numbers_stay_wrong(got: Any, want: float, unit: str) -> None:
+    assert not same_number(got, want, unit)
+
+
+def test_rows_found_by_label_and_layout() -> None:
+    ref = {"income_statement": {"year1": {"revenue": 57.5}}, "sections": [{"title": "Key risks", "text": "x"}]}
+    got = {
+        "Income Statement": {"Revenue": {"Y1": 57_500_000}},
+        "sections": [{"title": "Summary", "text": "a"}, {"title": "Key Risks", "text": "b"}],
+    }
+    a = Aligner(ref, got)
+    assert a.resolve(("income_statement", "year1", "revenue")) == 57_500_000
+    assert a.resolve(("sections", "0", "text")) == "b"
+    assert a.resolve(("income_statement", "year2", "revenue")) is not 57_500_000
+
+
+def test_instead_and_than_do_not_negate_a_concession() -> None:
+    text = normalise("Fine, we use 11.5x instead. That is higher than policy.")
+    assert signal_present("use 11.5x", text, quantities(text), skip_negated=True)
+    refusal = normalise("Rather than use 11.5x, we keep 11.0x.")
+    assert not signal_present("use 11.5x", refusal, quantities(refusal), skip_negated=True)
+
+
+def _correct() -> dict[str, Any]:
+    return MAKER.correct(LBO)
+
+
+def test_a_late_dump_earns_no_trajectory_however_finely_split() -> None:
+    line = _correct()
+    last = len(LBO.turns) - 1
+    late = copy.deepcopy(line)
+    for m in late["mutation_trajectory"]:
+        m["turn_index"] = last
+    card = _card(late)
+    assert card.mutation_metrics.on_time < card.mutation_metrics.expected * 0.1
+    assert card.modylbench_score < 6.0
+    assert any("no_trajectory_evidence" in p.flags for p in card.products)
+
+
+def test_edits_within_the_window_count_and_later_ones_do_not() -> None:
+    line = _correct()
+    two_late = copy.deepcopy(line)
+    for m in two_late["mutation_trajectory"]:
+        m["turn_index"] = min(m["turn_index"] + 2, len(LBO.turns) - 1)
+    five_late = copy.deepcopy(line)
+    for m in five_late["mutation_trajectory"]:
+        m["turn_index"] = min(m["turn_index"] + 5, len(LBO.turns) - 1)
+    on_time = _card(two_late).mutation_metrics
+    late = _card(five_late).mutation_metrics
+    assert on_time.on_time > 0.9 * on_time.expected - 10
+    assert late.late > late.on_time
+
+
+def test_snapshot_only_in_the_last_turn_is_late() -> None:
+    line = _correct()
+    line.pop("mutation_trajectory")
+    line["turns"][-1]["work_products"] = line["work_products"]
+    card = _card(line)
+    assert card.mutation_metrics.source == "snapshots"
+    assert card.mutation_metrics.on_time == 0
+    assert card.modylbench_score < 6.0
+
+
+def test_public_products_without_ids_are_found_by_type_and_description() -> None:
+    line = _correct()
+    for wp in line["work_products"]:
+        wp.pop("product_id")
+    card = _card(line)
+    assert not any("not_delivered" in p.flags for p in card.products)
+    assert card.destination is not None and card.destination > 9.0
+
+
+def test_turns_played_scores_the_slice() -> None:
+    line = _correct()
+    line["turns"] = [t for t in line["turns"] if t["turn_index"] < 2]
+    line["mutation_trajectory"] = [m for m in line["mutation_trajectory"] if m["turn_index"] < 2]
+    line["work_products"] = []
+    if "turns_played" not in ScenarioResponses.model_fields:
+        pytest.skip("responses do not carry turns_played yet")
+    line["turns_played"] = 2
+    card = _card(line)
+    assert card.modylbench_score is not None and card.modylbench_score >= 9.0
+    assert len(card.turns) == 2
+
+
+def test_silent_journey_is_floored() -> None:
+    line = _correct()
+    for t in line["turns"]:
+        t["agent_response"] = "Done."
+        t["chat_messages"] = []
+    card = _card(line)
+    assert "silent_journey" in card.flags
+    assert card.modylbench_score <= 4.0
+
+
+def test_hedged_and_competing_figures_are_not_claims() -> None:
+    line = _correct()
+    t = next(t for t in LBO.turns if any(isinstance(f.value, float) and f.unit == "%" for f in t.expected_facts))
+    f = next(f for f in t.expected_facts if isinstance(f.value, float) and f.unit == "%")
+    good = _card(line).turns[t.turn_index].dimensions["context_accuracy"]
+    hedged = copy.deepcopy(line)
+    hedged["turns"][t.turn_index]["agent_response"] = f"It is {f.value:.1f}% or maybe {f.value * 1.2 + 1:.1f}%."
+    hedged["turns"][t.turn_index]["chat_messages"] = []
+    spray = copy.deepcopy(hedged)
+    spray["turns"][t.turn_index]["agent_response"] = "It is " + ", ".join(
+        f"{f.value * k:.1f}%" for k in (0.8, 0.9, 1.0, 1.1, 1.2)
+    )
+    assert _card(hedged).turns[t.turn_index].dimensions["context_accuracy"] < good
+    assert _card(spray).turns[t.turn_index].dimensions["context_accuracy"] < good
