@@ -6,10 +6,13 @@ conversion collapses after a routing change in ISO week 31); ``solve()`` recover
 
 from __future__ import annotations
 
+import bisect
 import csv
 import datetime as dt
 import io
 import logging
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +67,7 @@ LEAD_VOLUME = {
     ("Enterprise", "Partner"): 4,
 }
 SMB_WEBINAR_LEADS = 14  # extra SMB inbound leads a week in Q3 from the webinar programme (the mix shift)
+REGION_MIX = (0.55, 0.30, 0.15)  # share of leads by region, in REGIONS order
 P_MQL = {"Inbound": 0.45, "Outbound": 0.60, "Partner": 0.55}
 P_SQL = {"SMB": 0.45, "Mid-Market": 0.50, "Enterprise": 0.55}
 P_OPP = {"SMB": 0.40, "Mid-Market": 0.58, "Enterprise": 0.64}
@@ -109,10 +113,146 @@ TRANSITIONS = (
     ("opportunity_to_proposal", "Opportunity → Proposal", 3),
     ("proposal_to_won", "Proposal → Closed Won", 4),
 )
-SQL, OPP, PROPOSAL, WON = 2, 3, 4, 5
+MQL, SQL, OPP, PROPOSAL, WON = 1, 2, 3, 4, 5
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The raw numbers one instance of the CRM is simulated from.
+
+    ``Inputs()`` is the committed instance (the constants above); ``Inputs.draw(rng)`` is a fresh
+    one around them, for ``build(seed)`` with a non-zero seed.
+    """
+
+    generator_seed: int = SEED
+    lead_volume: Mapping[tuple[str, str], float] = field(default_factory=lambda: dict(LEAD_VOLUME))
+    smb_webinar_leads: float = SMB_WEBINAR_LEADS
+    # Lead→MQL and MQL→SQL rates of the webinar's SMB leads. The committed instance gives them the
+    # SMB inbound rates (its draw happened to add almost no SMB SQLs); fresh instances make the story's
+    # "the webinar added leads, not SQLs" explicit.
+    webinar_mql_rate: float = P_MQL["Inbound"]
+    webinar_sql_rate: float = P_SQL["SMB"]
+    # Three more of the story's premises, neutral in the committed instance (whose draw bears them out
+    # by itself) and made likely, never certain, in fresh ones: the enterprise "good news" is a
+    # noise-sized Q3 gain, the new AE ramps up a little below his peers, and opportunities from the
+    # broken routing close less often ("Q3's win rate is contaminated").
+    enterprise_q3_opp_uplift: float = 0.0
+    new_rep_opp_factor: float = 1.0
+    p_win_after_routing: float = P_WIN["Mid-Market"]
+    region_mix: tuple[float, ...] = REGION_MIX
+    p_mql: Mapping[str, float] = field(default_factory=lambda: dict(P_MQL))
+    p_sql: Mapping[str, float] = field(default_factory=lambda: dict(P_SQL))
+    p_opp: Mapping[str, float] = field(default_factory=lambda: dict(P_OPP))
+    p_opp_after_routing: float = P_OPP_AFTER_ROUTING
+    p_proposal: Mapping[str, float] = field(default_factory=lambda: dict(P_PROPOSAL))
+    p_win: Mapping[str, float] = field(default_factory=lambda: dict(P_WIN))
+    deal_size: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(DEAL_SIZE))
+    duplicated_sqls: int = DUPLICATED_SQLS
+    # How each lead's stage decisions are drawn: independently (the committed instance), or by
+    # systematic sampling within each week's segment × source cell, so that stage counts land within
+    # one of their expectation. The committed draw bears the script's premises out by luck, which a
+    # search over fresh draws almost never repeats (none in 300); systematic draws hold them by design.
+    systematic: bool = False
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator) -> Inputs:
+        """A fresh instance: every input within a plausible spread around the committed value."""
+
+        def around(x: float, spread: float) -> float:
+            return float(x * rng.uniform(1 - spread, 1 + spread))
+
+        def each(values: Mapping[Any, float], spread: float) -> dict[Any, float]:
+            return {k: round(around(v, spread), 3) for k, v in values.items()}
+
+        regions = [around(x, 0.2) for x in REGION_MIX]
+        return cls(
+            generator_seed=int(rng.integers(1, 2**31)),
+            lead_volume={k: round(around(v, 0.2), 1) for k, v in LEAD_VOLUME.items()},
+            smb_webinar_leads=round(around(SMB_WEBINAR_LEADS, 0.25), 1),
+            webinar_mql_rate=round(float(rng.uniform(0.25, 0.35)), 3),
+            webinar_sql_rate=round(float(rng.uniform(0.05, 0.15)), 3),
+            enterprise_q3_opp_uplift=round(float(rng.uniform(0.02, 0.05)), 3),
+            new_rep_opp_factor=round(float(rng.uniform(0.6, 0.85)), 3),
+            p_win_after_routing=round(float(rng.uniform(0.12, 0.2)), 3),
+            region_mix=tuple(round(x / sum(regions), 3) for x in regions),
+            p_mql=each(P_MQL, 0.1),
+            p_sql=each(P_SQL, 0.1),
+            p_opp=each(P_OPP, 0.1),
+            p_opp_after_routing=round(float(rng.uniform(0.65, 0.9)) * P_OPP_AFTER_ROUTING, 3),
+            p_proposal=each(P_PROPOSAL, 0.1),
+            p_win=each(P_WIN, 0.15),
+            deal_size={
+                k: (round(around(median, 0.25) / 500) * 500.0, round(around(sigma, 0.1), 2))
+                for k, (median, sigma) in DEAL_SIZE.items()
+            },
+            duplicated_sqls=round(around(DUPLICATED_SQLS, 0.25)),
+            systematic=True,
+        )
+
+    def _with_webinar(self, segment: str, source: str, week: int, rate: float, webinar: float) -> float:
+        if segment != "SMB" or source != "Inbound" or week not in Q3_WEEKS or webinar == rate:
+            return rate
+        base = self.lead_volume[segment, source]
+        return (base * rate + self.smb_webinar_leads * webinar) / (base + self.smb_webinar_leads)
+
+    def mql_rate(self, segment: str, source: str, week: int) -> float:
+        """Lead→MQL rate; in Q3 SMB inbound blends in the webinar's leads."""
+        return self._with_webinar(segment, source, week, self.p_mql[source], self.webinar_mql_rate)
+
+    def sql_rate(self, segment: str, source: str, week: int) -> float:
+        """MQL→SQL rate of the leads that reached MQL; in Q3 SMB inbound blends in the webinar's MQLs."""
+        base_mql = self.p_mql[source]
+        if (
+            segment == "SMB"
+            and source == "Inbound"
+            and week in Q3_WEEKS
+            and self.webinar_mql_rate != base_mql
+        ):
+            # Weighted by MQLs, not leads: the webinar's share of MQLs is smaller than its share of leads.
+            base = self.lead_volume[segment, source] * base_mql
+            web = self.smb_webinar_leads * self.webinar_mql_rate
+            return (base * self.p_sql[segment] + web * self.webinar_sql_rate) / (base + web)
+        return self._with_webinar(segment, source, week, self.p_sql[segment], self.webinar_sql_rate)
 
 
 # --------------------------------------------------------------------------- data
+
+
+class _IndependentDraws:
+    """Poisson lead counts, and each stage decision an independent Bernoulli draw."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def count(self, mean: float) -> int:
+        return int(self.rng.poisson(mean))
+
+    def chance(self, key: tuple[Any, ...], p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+
+class _SystematicDraws(_IndependentDraws):
+    """Lead counts rounded at random, and systematic sampling per key: a random start, then a success
+    each time the running sum of p crosses an integer, so k successes in n tries stay within one of the
+    summed probabilities."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.phase: dict[tuple[Any, ...], float] = {}
+
+    def count(self, mean: float) -> int:
+        return int(mean + self.rng.random())
+
+    def chance(self, key: tuple[Any, ...], p: float) -> bool:
+        acc = self.phase.get(key)
+        if acc is None:
+            acc = float(self.rng.random())
+        acc += p
+        self.phase[key] = acc % 1.0
+        return acc >= 1.0
 
 
 @dataclass(frozen=True)
@@ -132,36 +272,53 @@ def _csv_text(rows: list[tuple[str, ...]]) -> str:
     return out.getvalue()
 
 
-def generate(seed: int = SEED) -> CrmData:
+def generate(inputs: Inputs | None = None) -> CrmData:
     """Simulate every lead created in ISO weeks 14–39 and the furthest stage it reached in 60 days."""
-    rng = np.random.default_rng(seed)
+    inp = inputs or Inputs()
+    rng = np.random.default_rng(inp.generator_seed)
+    draws = _SystematicDraws(rng) if inp.systematic else _IndependentDraws(rng)
+    chance = draws.chance
+    # Draws one uniform per lead exactly as ``rng.choice(REGIONS, p=...)`` does, without its overhead.
+    region_cdf = np.cumsum(inp.region_mix)
+    region_cdf = (region_cdf / region_cdf[-1]).tolist()
     raw: list[tuple[dt.date, str, str, str, str, str, str]] = []
     for week in WEEKS:
         monday = dt.date.fromisocalendar(YEAR, week, 1)
-        for (segment, source), mean in LEAD_VOLUME.items():
+        for (segment, source), mean in inp.lead_volume.items():
             if segment == "SMB" and source == "Inbound" and week in Q3_WEEKS:
-                mean += SMB_WEBINAR_LEADS
-            for _ in range(int(rng.poisson(mean))):
+                mean += inp.smb_webinar_leads
+            p_sql = inp.sql_rate(segment, source, week)
+            broken = segment == "Mid-Market" and source == "Inbound" and week >= ROUTING_WEEK
+            p_opp = inp.p_opp_after_routing if broken else inp.p_opp[segment]
+            if segment == "Enterprise" and week in Q3_WEEKS:
+                p_opp += inp.enterprise_q3_opp_uplift
+            p_win = inp.p_win_after_routing if broken else inp.p_win[segment]
+            # Systematic draws run per quarter and side of the routing change, so every rate the meeting
+            # compares (Q2 vs Q3, weeks 14–30 vs 31–39) is drawn as a whole.
+            cell = (segment, source, week in Q3_WEEKS, week >= ROUTING_WEEK)
+            for _ in range(draws.count(mean)):
                 day = monday + dt.timedelta(days=int(rng.integers(0, 5)))
-                region = str(rng.choice(REGIONS, p=[0.55, 0.30, 0.15]))
+                region = REGIONS[bisect.bisect_right(region_cdf, rng.random())]
                 stage, size, owner = "Lead", "", ""
-                if rng.random() < P_MQL[source]:
+                if chance((MQL, cell), inp.mql_rate(segment, source, week)):
                     stage = "MQL"
-                    if rng.random() < P_SQL[segment]:
+                    if chance((SQL, cell), p_sql):
                         stage = "SQL"
                         reps = REPS[segment] + (
                             (NEW_REP,) if segment == "Mid-Market" and week >= ROUTING_WEEK else ()
                         )
                         owner = reps[int(rng.integers(0, len(reps)))]
-                        broken = segment == "Mid-Market" and source == "Inbound" and week >= ROUTING_WEEK
-                        if rng.random() < (P_OPP_AFTER_ROUTING if broken else P_OPP[segment]):
+                        if chance(
+                            (OPP, cell, owner == NEW_REP),
+                            p_opp * (inp.new_rep_opp_factor if owner == NEW_REP else 1.0),
+                        ):
                             stage = "Opportunity"
-                            median, sigma = DEAL_SIZE[segment]
+                            median, sigma = inp.deal_size[segment]
                             size = str(
                                 int(round(median * float(np.exp(rng.normal(0.0, sigma))) / 100.0)) * 100
                             )
-                            if rng.random() < P_PROPOSAL[segment]:
-                                stage = "Closed Won" if rng.random() < P_WIN[segment] else "Closed Lost"
+                            if chance((PROPOSAL, cell), inp.p_proposal[segment]):
+                                stage = "Closed Won" if chance((WON, cell), p_win) else "Closed Lost"
                 raw.append((day, segment, region, source, stage, size, owner))
     # A CRM export lists records by creation date; within a day the order is arbitrary.
     order = np.lexsort((rng.random(len(raw)), np.array([r[0].toordinal() for r in raw])))
@@ -184,7 +341,7 @@ def generate(seed: int = SEED) -> CrmData:
         and r[5] == "SQL"
         and dt.date.fromisoformat(r[1]).isocalendar()[1] >= ROUTING_WEEK
     ]
-    doubled = set(int(i) for i in rng.choice(candidates, size=DUPLICATED_SQLS, replace=False))
+    doubled = set(int(i) for i in rng.choice(candidates, size=inp.duplicated_sqls, replace=False))
     refresh_rows: list[tuple[str, ...]] = []
     for i, r in enumerate(q3_mm):
         refresh_rows.append(r)
@@ -460,6 +617,103 @@ def solve(data: CrmData) -> Solution:
     return sol
 
 
+# --------------------------------------------------------------------------- the story's premises
+
+
+def story_breaks(sol: Solution) -> list[str]:
+    """The relationships the meeting script states as fact that this instance's data does not bear out.
+
+    Empty for every instance ``build()`` accepts: the script is fixed text, so a fresh draw of the
+    numbers has to tell the same story.
+    """
+    g = sol.gt
+
+    def f(key: str) -> float:
+        v = g[key]
+        assert isinstance(v, int | float)
+        return float(v)
+
+    seg = sol.segment_sql_opp
+    pre, post = f("mm_inbound_pre_pct"), f("mm_inbound_post_pct")
+    mid = (pre + post) / 2
+    company = {k: sol.funnel["q3"][k] - sol.funnel["q2"][k] for k, _, _ in TRANSITIONS}
+    premises = {
+        # Where it broke, how sure, and when.
+        "the largest drop is mid-market SQL→opportunity": g["largest_drop_cell"]
+        == "mid_market/sql_to_opportunity",
+        "SQL→opportunity is the company stage that moved": max(company, key=lambda k: abs(company[k]))
+        == "sql_to_opportunity",
+        "the mid-market drop is significant at 0.1%": seg["mid_market"]["p_value"] < 0.001,
+        "the before/after split is significant at 0.1%": f("mm_inbound_pre_post_p") < 0.001,
+        "week 30 converts normally and week 31 has collapsed": f("mm_inbound_week30_pct")
+        > mid
+        > f("mm_inbound_week31_pct"),
+        "July converted as well as Q2": f("mm_inbound_july_pct") >= seg["mid_market_inbound"]["q2"] - 5,
+        "every region fell after week 31": all(f(f"mm_inbound_post_{r.lower()}_pct") < mid for r in REGIONS),
+        "the board metric still shows the break": sol.segment_sql_proposal["mid_market_inbound"]["p_value"]
+        < 0.05,
+        # What it is not.
+        "all other SQLs held": abs(f("other_post_pct") - f("other_pre_pct")) < 5,
+        "SMB's change is noise": seg["smb"]["p_value"] > 0.05,
+        "enterprise ticked up, within noise": seg["enterprise"]["change_pp"] > 0
+        and seg["enterprise"]["p_value"] > 0.05,
+        "mid-market outbound and partner held": seg["mid_market_outbound"]["p_value"] > 0.05
+        and seg["mid_market_partner"]["p_value"] > 0.05,
+        "the same AEs still convert other sources": f("mm_noninbound_post_pct")
+        > f("mm_noninbound_pre_pct") - 12,
+        "leads up, SQLs flat, opportunities down": f("lead_growth_pct") > 5
+        and abs(f("sql_growth_pct")) < 5
+        and f("opportunity_change_pct") < -5,
+        "lead→MQL and MQL→SQL held": abs(company["lead_to_mql"]) < 3 and abs(company["mql_to_sql"]) < 4,
+        "the webinar added SMB leads, not SMB SQLs": abs(
+            f("sql_share_q3_smb_pct") - f("sql_share_q2_smb_pct")
+        )
+        < 2,
+        "mix effect is near zero (−0.5 to +0.2 points)": -0.5 <= f("mix_effect_pp") <= 0.2,
+        "mid-market's rate change is essentially the whole drop": 80 <= f("mm_share_of_drop_pct") <= 120,
+        # The new AE.
+        "the new AE is below his peers, not significantly": f("new_rep_post_pct") < f("peers_post_pct")
+        and f("new_rep_vs_peers_p") > 0.05,
+        "the established AEs fell too": f("peers_post_pct") < mid,
+        # The refresh file and the impact.
+        "the duplicates make inbound look over 3 points worse": f("refresh_dedup_q3_mm_inbound_pct")
+        - f("refresh_naive_q3_mm_inbound_pct")
+        > 3,
+        "every duplicate is a post-change inbound SQL": f("refresh_duplicates_post_routing")
+        == f("refresh_duplicate_rows"),
+        "Q3's win rate is below Q2's": f("mm_win_rate_q3_pct") < f("mm_win_rate_q2_pct"),
+        "closed-won and all-opportunity deal sizes are close": abs(
+            f("mm_q2_avg_opp_usd") / f("mm_avg_won_deal_usd") - 1
+        )
+        < 0.15,
+        "the holdout is shorter than a quarter": f("holdout_weeks") < len(Q3_WEEKS),
+    }
+    return [name for name, holds in premises.items() if not holds]
+
+
+MAX_DRAWS = 40  # about two in three fresh draws tell the story; 40 misses in a row would be a bug
+
+
+def instance(seed: int = 0) -> tuple[Inputs, CrmData, Solution]:
+    """The inputs, data and solution of one instance of the meeting.
+
+    Seed 0 is the committed instance. Any other seed draws inputs from ``default_rng(seed)`` until the
+    data bears out every premise of the script (``story_breaks``), so the draw is deterministic.
+    """
+    rng = np.random.default_rng(seed)
+    broken: list[str] = []
+    for _ in range(MAX_DRAWS):
+        inputs = Inputs() if seed == 0 else Inputs.draw(rng)
+        data = generate(inputs)
+        sol = solve(data)
+        broken = story_breaks(sol)
+        if not broken:
+            return inputs, data, sol
+        if seed == 0:
+            break
+    raise AssertionError(f"seed {seed}: the data breaks the meeting's premises: {'; '.join(broken)}")
+
+
 # --------------------------------------------------------------------------- scenario
 
 BOOKINGS_FORMULA = "=lost_pipeline_usd*win_rate_pct/100"
@@ -556,10 +810,13 @@ def _sql_row(d: dict[str, float]) -> dict[str, Any]:
     }
 
 
-def build() -> Scenario:
-    """The Q3 pipeline conversion diagnosis meeting, built from the generated export and its solution."""
-    data = generate()
-    sol = solve(data)
+def build(seed: int = 0) -> Scenario:
+    """The Q3 pipeline conversion diagnosis meeting, built from the generated export and its solution.
+
+    Seed 0 is the committed instance; any other seed is a fresh instance of the same meeting with new
+    numbers (see ``instance``).
+    """
+    inputs, data, sol = instance(seed)
     g = sol.gt
 
     def G(key: str) -> float:  # noqa: N802 - a short reader for the many derived numbers below
@@ -574,6 +831,7 @@ def build() -> Scenario:
     mmi_q2, mmi_q3 = _r1(seg["mid_market_inbound"]["q2"]), _r1(seg["mid_market_inbound"]["q3"])
     all_drop = _r1(-G("total_change_pp"))
     week_cats = [f"W{w}" for w in WEEKS]
+    mm_sqls_a_quarter = round((seg["mid_market"]["q2_sqls"] + seg["mid_market"]["q3_sqls"]) / 100) * 50
     sc = _Script()
     FA, MEMO, CH = "funnel_analysis", "diagnosis_memo", "conversion_trend"
 
@@ -799,7 +1057,7 @@ def build() -> Scenario:
             f"The funnel sheet is in. SQL→opportunity is the stage that moved: "
             f"{_pc(G('q2_sql_to_opportunity_pct'))} in Q2 to {_pc(G('q3_sql_to_opportunity_pct'))} in Q3, "
             f"down {all_drop} points; every other stage moved by less than "
-            f"{max(abs(sol.funnel['q3'][k] - sol.funnel['q2'][k]) for k, _, _ in TRANSITIONS if k != 'sql_to_opportunity'):.0f} points."
+            f"{math.ceil(max(abs(sol.funnel['q3'][k] - sol.funnel['q2'][k]) for k, _, _ in TRANSITIONS if k != 'sql_to_opportunity'))} points."
         ),
     )
     sc.mutate(t, FA, "create", "", {})
@@ -881,7 +1139,7 @@ def build() -> Scenario:
             "SQLs a quarter."
         ),
         expected_agent_action=(
-            "Explain the test in plain words with the sample sizes: with ~200 SQLs a quarter, a drop that size "
+            f"Explain the test in plain words with the sample sizes: with ~{mm_sqls_a_quarter} SQLs a quarter, a drop that size "
             "would happen by chance far less than 1 time in 1,000."
         ),
         phase="active_work",
@@ -2254,7 +2512,7 @@ def build() -> Scenario:
             "on Thursday."
         ),
     )
-    return _assemble(data, sol, sc, [seasonal, dup, hide, redefine, causal])
+    return _assemble(inputs, data, sol, sc, [seasonal, dup, hide, redefine, causal])
 
 
 def _criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
@@ -2476,7 +2734,7 @@ def _criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
     }
 
 
-def _assemble(data: CrmData, sol: Solution, sc: _Script, edges: list[EdgeCase]) -> Scenario:
+def _assemble(inputs: Inputs, data: CrmData, sol: Solution, sc: _Script, edges: list[EdgeCase]) -> Scenario:
     contents = apply_mutations(sc.mutations)
     crit = _criteria(sol)
     titles = {
@@ -2563,7 +2821,7 @@ def _assemble(data: CrmData, sol: Solution, sc: _Script, edges: list[EdgeCase]) 
         timeout_minutes=75,
         expected_mutations=sc.mutations,
         metadata={"domain": "revenue operations", "difficulty": "intermediate"},
-        seed=SEED,
+        seed=inputs.generator_seed,
         data_files=[
             DataFile(
                 name=EXPORT_NAME,
