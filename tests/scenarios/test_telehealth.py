@@ -1,4 +1,7 @@
-"""Checks of the SEA telehealth scenario: structure, an independent re-solve from the pushed files, products."""
+"""Checks of the SEA telehealth scenario: structure, an independent re-solve from the pushed files, products.
+
+Every check runs on the published instance (seed 0) and on fresh instances (seeds 1-3).
+"""
 
 from __future__ import annotations
 
@@ -11,16 +14,26 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.scenarios import PHASES, Scenario, apply_mutations, run_check
+from modylbench.scenarios import PHASES, Scenario, apply_mutations, parse_scenario, run_check, to_public
 from modylbench.scenarios.builtin import telehealth
 
 DATA_FILE = Path(telehealth.__file__).resolve().parent.parent / "data" / f"{telehealth.SCENARIO_ID}.json"
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-@pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    return telehealth.build()
+SEEDS = (0, 1, 2, 3)
+_BUILT: dict[int, Scenario] = {}
+
+
+def built(seed: int) -> Scenario:
+    if seed not in _BUILT:
+        _BUILT[seed] = telehealth.build(seed)
+    return _BUILT[seed]
+
+
+@pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
+def scenario(request: pytest.FixtureRequest) -> Scenario:
+    return built(request.param)
 
 
 def numbers_in(text: str) -> list[float]:
@@ -142,6 +155,8 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         for r in _rows(scenario, "sea_market_inputs.csv")
     }
     comps = _rows(scenario, "sea_competitors.csv")
+    inp = telehealth.inputs(scenario.seed)
+    capture = inp.capture_of_tail_pct / 100
     out: dict[str, float | str] = {}
     sam: dict[str, float] = {}
     tam: dict[str, float] = {}
@@ -152,7 +167,14 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
             m["out_of_pocket_share_pct"] * min(m["consult_price_usd"], m["wtp_per_consult_usd"])
             + m["private_insured_pct"] * m["consult_price_usd"]
         ) / 100
-        consults = m["population_m"] * m["urban_share_pct"] * m["smartphone_penetration_pct"] * 22 * 2.5 / 1e6
+        consults = (
+            m["population_m"]
+            * m["urban_share_pct"]
+            * m["smartphone_penetration_pct"]
+            * inp.adoption_pct
+            * inp.consults_per_user
+            / 1e6
+        )
         tam[c] = consults * m["consult_price_usd"]
         out[f"tam_usd_m_{c.lower()}"] = tam[c]
         sam[c] = consults * blended
@@ -163,7 +185,7 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         top3[c] = 100 - tail
         out[f"sam_usd_m_{c.lower()}"] = sam[c]
         out[f"som_y5_usd_m_{c.lower()}"] = (
-            sam[c] * (1 + m["telehealth_cagr_pct"] / 100) ** 5 * 0.25 * (100 - top3[c]) / 100
+            sam[c] * (1 + m["telehealth_cagr_pct"] / 100) ** 5 * capture * (100 - top3[c]) / 100
         )
     out["tam_usd_m_total"] = sum(tam.values())
     out["sam_usd_m_total"] = sum(sam.values())
@@ -186,8 +208,8 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         }
         return {c: sum(weights[k] * norm[k][c] for k in weights) / sum(weights.values()) for c in markets}
 
-    base = scores(telehealth.TODAY.base_weights)
-    revised = scores(telehealth.TODAY.revised_weights)
+    base = scores(dict(inp.base_weights))
+    revised = scores(dict(inp.revised_weights))
     for c in markets:
         out[f"score_base_{c.lower()}"] = base[c]
         out[f"score_revised_{c.lower()}"] = revised[c]
@@ -215,18 +237,18 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
 
     order_b = sorted(base, key=lambda c: -base[c])
     order_r = sorted(revised, key=lambda c: -revised[c])
-    out["sam_weight_flip_pct"] = flip(telehealth.TODAY.base_weights, "market_size", order_b[0], order_b[1])
-    out["regulatory_weight_flip_pct"] = flip(telehealth.TODAY.revised_weights, "regulatory", order_r[0], order_r[1])
+    out["sam_weight_flip_pct"] = flip(dict(inp.base_weights), "market_size", order_b[0], order_b[1])
+    out["regulatory_weight_flip_pct"] = flip(dict(inp.revised_weights), "regulatory", order_r[0], order_r[1])
 
     cost = next(r for r in _rows(scenario, "entry_cost_assumptions.csv") if r["country"] == lead)
     m = markets[lead]
-    ramp = (0.15, 0.35, 0.60, 0.85, 1.0)
+    ramp = [r / 100 for r in inp.ramp_pct]
     cash = [-float(cost["launch_capex_usd_m"])]
     for t in range(1, 6):
         rev = (
             sam[lead]
             * (1 + m["telehealth_cagr_pct"] / 100) ** t
-            * 0.25
+            * capture
             * (100 - top3[lead])
             / 100
             * ramp[t - 1]
@@ -243,7 +265,7 @@ def _resolve(scenario: Scenario) -> dict[str, float | str]:
         trough = min(trough, running)
     out["funding_need_usd_m"] = -trough
     out["break_even_year"] = float(next(t for t in range(1, 6) if cash[t] >= 0))
-    r, g = 0.12, 0.03
+    r, g = inp.discount_pct / 100, inp.terminal_growth_pct / 100
     # Terminal value discounted as year-6 cash flow growing forever, i.e. Gordon at year 5.
     pv_tv = cash[5] * (1 + g) / (r - g) / (1 + r) ** 5
     out["pv_terminal_usd_m"] = pv_tv
@@ -310,7 +332,8 @@ def test_reference_products_pass_every_criterion(scenario: Scenario) -> None:
 def test_changed_reference_fails(scenario: Scenario) -> None:
     model = copy.deepcopy(scenario.product("market_model").reference)  # type: ignore[union-attr]
     model["sizing"]["indonesia"]["tam_usd_m"]["value"] = 2000.0
-    model["valuation"]["npv_usd_m"]["value"] = 38.82  # the 10% figure, before the correction
+    # The figure at the first rate she gave, before the correction.
+    model["valuation"]["npv_usd_m"]["value"] = round(float(scenario.ground_truth["npv_usd_m_at_10pct"]), 2)
     model["scores"]["indonesia"]["rank_revised"] = 2
     (out,) = [o for o in scenario.expected_outputs if o.product_id == "market_model"]
     failed = {
@@ -332,3 +355,96 @@ def test_committed_data_file_is_current() -> None:
     from modylbench.scenarios.builtin.__main__ import dump
 
     assert DATA_FILE.read_text(encoding="utf-8") == dump(telehealth.SCENARIO_ID)
+
+
+# ----------------------------------------------------------------------------- fresh instances
+
+
+def test_build_defaults_to_the_published_instance() -> None:
+    assert telehealth.build() == built(0)
+    assert telehealth.inputs() is telehealth.TODAY
+
+
+def test_fresh_instance_round_trips_the_public_format(scenario: Scenario) -> None:
+    assert parse_scenario(to_public(scenario), "telehealth") == parse_scenario(
+        to_public(scenario), "telehealth"
+    )
+    assert not telehealth.story_breaks(telehealth.inputs(scenario.seed))
+
+
+def _numeric_facts(s: Scenario) -> dict[str, float]:
+    """Numeric facts whose relative change means something: exact counts and calendar years are left out."""
+    return {
+        f.id: float(f.value)
+        for t in s.turns
+        for f in t.expected_facts
+        if not isinstance(f.value, str) and f.tolerance_pct >= 0.1
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fresh_instance_has_new_numbers(seed: int) -> None:
+    old, new = _numeric_facts(built(0)), _numeric_facts(built(seed))
+    shared = old.keys() & new.keys()
+    assert len(shared) >= 0.95 * len(old)
+    moved = [k for k in shared if abs(new[k] - old[k]) > 0.02 * max(abs(old[k]), 1e-9)]
+    assert len(moved) >= 0.8 * len(shared), sorted(shared - set(moved))
+
+
+def _strings(o: object) -> list[str]:
+    if isinstance(o, str):
+        return [o]
+    if isinstance(o, dict):
+        return [x for v in o.values() for x in _strings(v)]
+    if isinstance(o, list | tuple):
+        return [x for v in o for x in _strings(v)]
+    return []
+
+
+def _key_figures(inp: telehealth.Inputs) -> dict[str, str]:
+    """Input figures as the script writes them (a pattern each), by what they are."""
+    idn = inp.markets[0]
+    return {
+        "adoption": rf"(?<![\d.]){inp.adoption_pct:.0f}% (adoption|of urban)",
+        "adoption said": rf"about {telehealth.words(inp.adoption_pct)} percent",
+        "consults per user": rf"(?<![\d.]){inp.consults_per_user:g} consults",
+        "consults said": rf"average {telehealth.words(inp.consults_per_user)} consults",
+        "capture said": rf"Is {telehealth.words(inp.capture_of_tail_pct)} percent of the long tail",
+        "Indonesian price": rf"\${idn[12]:.2f} (going )?price",
+        "Indonesian urban share": rf"(?<![\d.]){idn[2]}% urban",
+        "Indonesian smartphone share": rf"(?<![\d.]){idn[3]}% smartphone",
+        "Indonesian out-of-pocket": rf"(?<![\d.]){idn[9]}% out-of-pocket",
+        "Indonesian population said": telehealth.words(int(idn[1])).capitalize() + " million",
+        "claimed TAM": re.escape(telehealth.billions(inp.claimed_tam_usd_m)),
+        "claimed TAM said": rf"TAM is {telehealth.words(inp.claimed_tam_usd_m / 1000)} billion",
+        "hurdle rate": rf"(?<![\d.]){inp.discount_pct:.0f}% hurdle",
+        "first rate said": rf"Discount at {telehealth.words(inp.first_discount_pct)} percent",
+        "terminal growth": rf"(?<![\d.]){inp.terminal_growth_pct:g}% terminal growth",
+        "ownership cap": rf"at most {inp.foreign_cap_pct:.0f}% foreign-owned",
+        "base weights said": re.escape(telehealth.weights_said(inp.base_weights)),
+        "revised weights": "Re-ranked on "
+        + "/".join(str(inp.revised_weights[k]) for k in telehealth.CRITERIA)
+        + ":",
+        "launch year": rf"launch(ing)? in {inp.launch_year}\b",
+        "Indonesian capex": rf"\${inp.costs[0][1]:.1f}M (of )?launch capex",
+    }
+
+
+def test_fresh_instance_states_no_stale_figure() -> None:
+    old, new = telehealth.inputs(0), telehealth.inputs(1)
+    old_figs, new_figs = _key_figures(old), _key_figures(new)
+    text0 = "\n".join(_strings(built(0).model_dump()))
+    text1 = "\n".join(_strings(built(1).model_dump()))
+    changed = [k for k in old_figs if old_figs[k] != new_figs[k]]
+    assert len(changed) >= 12, changed
+    for k in changed:
+        assert re.search(old_figs[k], text0), (k, old_figs[k])  # the pattern is how the script writes it
+        assert re.search(new_figs[k], text1), (k, new_figs[k])
+        assert not re.search(old_figs[k], text1), (k, old_figs[k])
+
+
+def test_fresh_instances_are_deterministic() -> None:
+    draw = telehealth.inputs.__wrapped__  # past the cache: the draw itself must repeat
+    assert draw(5) == draw(5) != telehealth.TODAY
+    assert telehealth.build(5) == telehealth.build(5)
+    assert telehealth.build(5) != built(1)
