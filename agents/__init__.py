@@ -4,8 +4,10 @@ the persona says, shows and sends as async events, and speak, chat, send files, 
 from modylbench.agents._client import MeetingClient, join, join_inprocess
 from modylbench.channels._agentside import (
     AudioReceived,
+    Briefing,
     CaptionReceived,
     ChatReceived,
+    Deliverable,
     Disconnected,
     DocMessageReceived,
     FileReceived,
@@ -21,8 +23,10 @@ from modylbench.channels._audio import fallback_speech
 
 __all__ = [
     "AudioReceived",
+    "Briefing",
     "CaptionReceived",
     "ChatReceived",
+    "Deliverable",
     "Disconnected",
     "DocMessageReceived",
     "FileReceived",

@@ -16,21 +16,36 @@ from typing import Any, cast
 from modylbench.agents._client import MeetingClient
 from modylbench.agents._doc import AgentDoc
 from modylbench.channels._agentside import (
+    Briefing,
     CaptionReceived,
     ChatReceived,
     Disconnected,
     DocMessageReceived,
     FileReceived,
+    Hello,
     MeetingEnded,
     TurnStarted,
 )
-from modylbench.scenarios import ExpectedMutation, Scenario
+from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer
 from modylbench.scenarios._products import mutation_value
 
 logger = logging.getLogger(__name__)
 
 _REMOVALS = {"delete_row", "delete_column", "delete_section", "remove_chart_series", "remove_widget", "delete",
              "remove_key", "remove_list_item"}
+
+
+def _carries_data(value: Any) -> bool:
+    """True when a value holds data beyond a skeleton: a number, or a list of plain values (categories)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, dict):
+        return any(_carries_data(v) for v in value.values())
+    if isinstance(value, list):
+        return any(not isinstance(v, dict | list) or _carries_data(v) for v in value)
+    return False
 
 
 class ReferenceAgent:
@@ -54,6 +69,8 @@ class ReferenceAgent:
         self.captions: list[str] = []
         """What the persona said since the agent last answered (from the captions)."""
         self.files: list[FileReceived] = []
+        self.briefing: Briefing | None = None
+        """What the meeting's hello said the agent should deliver."""
 
     @property
     def clock(self) -> Any:
@@ -66,7 +83,9 @@ class ReferenceAgent:
         try:
             await client.send_doc(self.doc.hello())
             async for ev in client.events():
-                if isinstance(ev, DocMessageReceived):
+                if isinstance(ev, Hello):
+                    self.on_hello(ev)
+                elif isinstance(ev, DocMessageReceived):
                     for reply in self.doc.receive(ev.data):
                         await client.send_doc(reply)
                 elif isinstance(ev, TurnStarted):
@@ -86,6 +105,10 @@ class ReferenceAgent:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
             await client.leave()
+
+    def on_hello(self, hello: Hello) -> None:
+        """The meeting said hello (with the briefing)."""
+        self.briefing = hello.briefing
 
     def _start(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -133,7 +156,11 @@ class ReferenceAgent:
 
     def apply(self, m: ExpectedMutation) -> None:
         """Make one expected edit in the local doc (one Yjs transaction)."""
-        if m.mutation_type == "create":
+        if m.mutation_type == "create" and m.product_id in self.doc.products() and not _carries_data(m.value):
+            # The persona already created it from its template: fill it in rather than wipe it. (A create
+            # that brings content of its own, a chart's categories and values, still writes it whole.)
+            self.fill(m.product_id, mutation_value(m) if m.value is not None else {})
+        elif m.mutation_type == "create":
             spec = self.scenario.product(m.product_id)
             output_type = spec.output_type if spec else "kv"
             title = spec.title if spec else m.product_id
@@ -142,6 +169,38 @@ class ReferenceAgent:
             self.doc.delete(m.product_id, m.path)
         else:
             self.doc.set(m.product_id, m.path, mutation_value(m))
+
+
+    def fill(self, product_id: str, value: Any) -> None:
+        """Write ``value`` into an existing product in one transaction, keeping what it does not replace.
+
+        Objects merge key by key; an empty object, list or string, or null, is a skeleton and leaves
+        the template's part in place; anything else that differs is written at its pointer.
+        """
+        content = self.doc.products()[product_id]["content"]
+        writes: list[tuple[list[str], Any]] = []
+
+        def walk(tokens: list[str], new: Any, old: Any) -> None:
+            if isinstance(new, dict) and isinstance(old, dict):
+                for k, v in new.items():
+                    if k in old:
+                        walk([*tokens, str(k)], v, old[k])
+                    else:
+                        writes.append(([*tokens, str(k)], v))
+            elif new in ({}, [], "", None) or new == old:
+                return
+            else:
+                writes.append((tokens, new))
+
+        if not isinstance(content, dict) or not isinstance(value, dict):
+            spec = self.scenario.product(product_id)
+            self.doc.create_product(product_id, spec.output_type if spec else "kv",
+                                    spec.title if spec else product_id, value)
+            return
+        walk([], value, content)
+        with self.doc.transaction():
+            for tokens, v in writes:
+                self.doc.set(product_id, make_pointer(tokens), v)
 
 
 class OracleAgent(ReferenceAgent):
@@ -277,13 +336,25 @@ class LLMAgent(ReferenceAgent):
         self.heard: list[str] = []
 
     def _system(self) -> str:
-        s = self.scenario
-        products = ", ".join(f"{p.product_id} ({p.output_type})" for p in s.products) or "as needed"
-        return (f"You are a senior {s.vertical} in a live meeting. Context: {s.context}\nGoal: {s.meeting_goal}\n"
-                f"Work products to build in the shared document: {products}. Content shapes: spreadsheet "
-                "{sheet:{row:{column:value}}}, document {title, sections:[{title,text}]}, chart {chart_type, "
-                "categories, series:[{name,values}]}, dashboard {title, widgets:{id:{type,title,value}}}. "
-                "Answer each turn with tool calls: say (short, specific, with the figures), chat, edit_product.")
+        # The briefing the meeting sent; before the hello, the same briefing built from the scenario.
+        b = self.briefing or Briefing.from_json(briefing(self.scenario))
+        assert b is not None
+        lines = [f"- {d.product_id} ({d.output_type}) \"{d.title}\": {d.description}\n  template: "
+                 + json.dumps(d.template, ensure_ascii=False, separators=(",", ":")) for d in b.deliverables]
+        deliverables = "\n".join(lines) or "(none named: create what the meeting needs)"
+        return (f"You are a senior {self.scenario.vertical} in a live meeting. Context: {b.context}\n"
+                f"Goal: {b.meeting_goal}\n"
+                f"Deliverables the persona has set up in the shared document (fill them in; keep their ids, row "
+                f"keys and section headings; add rows or sections of your own when needed):\n{deliverables}\n"
+                "Content shapes: spreadsheet {sheet:{row:{column:value}}}, document {title, sections:[{title,text}]}, "
+                "chart {chart_type, categories, series:[{name,values}]}, dashboard {title, widgets:{id:{type,title,"
+                "value}}}. Write values with edit_product at a pointer (e.g. /sheet/row/value); pointer '' replaces "
+                "the whole product. Answer each turn with tool calls: say (short, specific, with the figures), chat, "
+                "edit_product.")
+
+    def on_hello(self, hello: Hello) -> None:
+        super().on_hello(hello)
+        self.messages[0] = {"role": "system", "content": self._system()}
 
     async def respond(self, turn_index: int) -> None:
         import openai

@@ -37,13 +37,62 @@ Synthesize = Callable[[str], bytes]
 
 
 @dataclass(frozen=True, slots=True)
+class Deliverable:
+    """One product the agent is asked to deliver, as ``hello.briefing.deliverables[]`` describes it."""
+
+    product_id: str
+    output_type: str
+    title: str
+    description: str
+    template: dict[str, Any]
+    """Its parts: sheets with rows (key, label, unit) and columns, section headings, chart series and
+    categories, dashboard widgets, kv keys (docs/products.md). Empty if the hello had to leave it out."""
+    content: Any
+    """The product as the persona created it in the shared document (labels and headings, no values)."""
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Deliverable:
+        template = obj.get("template")
+        return cls(str(obj.get("product_id", "")), str(obj.get("output_type", "")), str(obj.get("title", "")),
+                   str(obj.get("description", "")), template if isinstance(template, dict) else {},
+                   obj.get("content"))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Briefing:
+    """What the agent is told when it joins: the brief, the meeting goal and the deliverables."""
+
+    scenario_id: str
+    title: str
+    context: str
+    meeting_goal: str
+    deliverables: tuple[Deliverable, ...]
+    truncated: bool = False
+    """True when the hello was too large and parts of the deliverables were left out."""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Briefing | None:
+        """The briefing of a hello message, or None when it has none."""
+        if not isinstance(obj, dict):
+            return None
+        items = obj.get("deliverables")
+        return cls(str(obj.get("scenario_id", "")), str(obj.get("title", "")), str(obj.get("context", "")),
+                   str(obj.get("meeting_goal", "")),
+                   tuple(Deliverable.from_json(d) for d in items if isinstance(d, dict)) if isinstance(items, list) else (),
+                   bool(obj.get("truncated", False)))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class Hello:
-    """First control message: protocol version and the meeting's settings."""
+    """First control message: protocol version, the meeting's settings and the briefing."""
 
     time: float
     meeting_id: str
     captions: bool
     data: dict[str, Any]
+    """The whole message as sent."""
+    briefing: Briefing | None = None
+    """The brief, meeting goal and deliverables with their templates (None if the meeting sent none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +277,8 @@ class AgentSession:
         elif label == "control":
             if kind == "hello":
                 self.meeting_id = str(obj.get("meeting_id", ""))
-                self._emit(Hello(now, self.meeting_id, bool(obj.get("captions", True)), obj))
+                self._emit(Hello(now, self.meeting_id, bool(obj.get("captions", True)), obj,
+                                 Briefing.from_json(obj.get("briefing"))))
             elif kind == "caption":
                 text, uid = str(obj.get("text", "")), str(obj.get("utterance_id", ""))
                 start, end = obj.get("start"), obj.get("end")

@@ -4,10 +4,11 @@ bounded agent-event stream. ``WebRTCMeeting`` and ``InProcessMeeting`` add the m
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from modylbench.channels._audio import AudioSource, VoiceActivity
 from modylbench.channels._clock import Clock, ClockTimeout, wait_for
@@ -34,6 +35,7 @@ from modylbench.channels._tasks import TaskOwner
 from modylbench.channels._wire import (
     FILE_RATE,
     MAX_JSON,
+    PROTOCOL_VERSION,
     FileAssembler,
     FileHeader,
     Pipe,
@@ -53,10 +55,35 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+def fit_briefing(message: dict[str, Any], limit: int = MAX_JSON) -> dict[str, Any]:
+    """``message`` with its ``briefing`` cut down until it fits ``limit`` characters (docs/protocol.md).
+
+    The built-in scenarios' hellos are 7-13 kB, far under the limit; a scenario with a huge brief
+    first loses its deliverables' ``content`` (the shared document holds it anyway), then their
+    ``template``, then the briefing itself, and says so with ``briefing.truncated``.
+    """
+    if len(dumps(message)) <= limit or not isinstance(message.get("briefing"), dict):
+        return message
+    out = copy.deepcopy(message)
+    briefing: dict[str, Any] = out["briefing"]
+    briefing["truncated"] = True
+    for field in ("content", "template"):
+        for d in briefing.get("deliverables") or []:
+            if isinstance(d, dict):
+                d.pop(field, None)
+        if len(dumps(out)) <= limit:
+            logger.warning("hello briefing over %d characters: deliverables sent without %s", limit, field)
+            return out
+    logger.warning("hello briefing over %d characters even without templates: left out", limit)
+    del out["briefing"]
+    return out
+
+
 class LinkBase:
     """Shared behaviour of both harness-side transports (see ``MeetingLink`` for the contract)."""
 
     transport: Literal["webrtc", "inproc"]
+    meeting_id: str = ""
 
     def prepare_screen(self, image: Image.Image) -> None:
         """Nothing to prepare by default (see ``MeetingLink.prepare_screen``)."""
@@ -81,6 +108,17 @@ class LinkBase:
         self._dropped_events = 0
         self._started_at = clock.now()
         self.turn_index: int | None = None
+        self.briefing: dict[str, Any] | None = None
+        """What the agent is told when it joins, sent as ``hello.briefing``; set before the agent connects."""
+
+    def hello_message(self) -> str:
+        """The ``hello`` control message, sent once every channel is open (docs/protocol.md)."""
+        obj: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": self.meeting_id,
+                               "captions": self.options.captions, "screen_fps": self.options.screen_fps,
+                               "time": self.clock.now()}  # fmt: skip
+        if self.briefing is not None:
+            obj["briefing"] = self.briefing
+        return dumps(fit_briefing(obj))
 
     # ---------------------------------------------------------------- lifecycle
 

@@ -15,7 +15,7 @@ from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._harness import LinkBase
 from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
-from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, PROTOCOL_VERSION, SharedRate, dumps
+from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, SharedRate
 
 logger = logging.getLogger(__name__)
 
@@ -77,11 +77,7 @@ class InProcessMeeting(LinkBase):
         for label in CHANNEL_LABELS:
             self.pipes[label] = InProcPipe(label, self._to_agent, self._is_open)
             agent.pipes[label] = InProcPipe(label, self._to_harness, self._is_open)
-        await self.pipes["control"].send(
-            dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": self.meeting_id,
-                   "captions": self.options.captions, "screen_fps": self.options.screen_fps,
-                   "time": self.clock.now()})
-        )  # fmt: skip
+        await self.pipes["control"].send(self.hello_message())
         self._mark_connected()
         self.tasks.start(self._pump(self.audio, agent.on_audio), "persona-audio")
         self.tasks.start(self._pump(agent.audio, self.on_agent_audio), "agent-audio")

@@ -266,6 +266,8 @@ class MeetingLink(Protocol):
     clock: Clock
     transport: Literal["webrtc", "inproc"]
     options: LinkOptions
+    briefing: dict[str, Any] | None
+    """Sent to the agent as ``hello.briefing`` when it joins (docs/protocol.md); set it before then."""
 
     async def wait_connected(self) -> float:
         """Wait until the agent has joined and every channel is open; returns the connect time (s)."""

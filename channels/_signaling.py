@@ -33,7 +33,7 @@ from modylbench.channels._webrtc import (
     sdp_summary,
     video_codecs,
 )
-from modylbench.channels._wire import CHANNEL_LABELS, PROTOCOL_VERSION, dumps
+from modylbench.channels._wire import CHANNEL_LABELS, dumps
 
 logger = logging.getLogger(__name__)
 
@@ -119,11 +119,7 @@ class WebRTCMeeting(LinkBase):
         def opened() -> None:
             self.pipes[label] = DataChannelPipe(channel)
             if len(self.pipes) == len(CHANNEL_LABELS) and not self.connected:
-                hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": self.meeting_id,
-                         "captions": self.options.captions, "screen_fps": self.options.screen_fps,
-                         "time": self.clock.now()}  # fmt: skip
-                channel_ctl = self.pipes["control"]
-                self.tasks.start(channel_ctl.send(dumps(hello)), "hello")
+                self.tasks.start(self.pipes["control"].send(self.hello_message()), "hello")
                 self._mark_connected()
 
         if channel.readyState == "open":

@@ -13,7 +13,7 @@ import io
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from modylbench.channels import Caption, Clock, LinkOptions, MeetingLink, TurnEndMarker, TurnStartMarker
 from modylbench.personas._slides import render_slide
@@ -34,6 +34,19 @@ logger = logging.getLogger(__name__)
 
 Emit = Callable[[Any], None]
 Attach = Callable[[bytes, str], Attachment]
+
+DELIVERABLES_CHAT = (
+    "I've set up the deliverables in the shared document: {items}. The rows, sections and series we need "
+    "are in there; fill them in as we go, and add rows or sections of your own if you need them."
+)
+"""The persona's chat at the start of the meeting naming the products it created ({items}: id, title, type)."""
+
+
+class Workspace(Protocol):
+    """Where the persona creates the deliverables: the meeting's shared document."""
+
+    def create_product(self, origin: str, product_id: str, output_type: str, title: str, content: Any = None) -> None:
+        ...
 
 
 @dataclass
@@ -103,6 +116,19 @@ class ScriptedPersona:
         self._current_slide: str | None = None
         link_options: LinkOptions = getattr(link, "options", LinkOptions())
         self.screen_size = link_options.screen_size
+        self._announce: str | None = None
+
+    def set_up_deliverables(self, doc: Workspace) -> None:
+        """Create every product in the shared document from its template, as the persona (before turn 0).
+
+        The edits carry origin ``persona``: they are recorded, but they are not the agent's work. The
+        first turn then opens with a chat message naming them.
+        """
+        for p in self.scenario.products:
+            doc.create_product("persona", p.product_id, p.output_type, p.title, p.initial_content)
+        if self.scenario.products:
+            items = ", ".join(f'{p.product_id} ("{p.title}", {p.output_type})' for p in self.scenario.products)
+            self._announce = DELIVERABLES_CHAT.format(items=items)
 
     def prepare(self, turns: list[Turn]) -> None:
         """Synthesise every utterance and render every slide before the meeting starts.
@@ -137,6 +163,10 @@ class ScriptedPersona:
             self._current_slide = turn.screen.slide_id
             self.emit(ScreenFrame(**self._common(turn), slide_id=turn.screen.slide_id, title=turn.screen.title,
                                   image=png))
+        if self._announce is not None:
+            text, self._announce = self._announce, None
+            await self.link.send_chat(text)
+            self.emit(ChatMessage(**self._common(turn), sender="persona", text=text))
         if turn.chat_message:
             await self.link.send_chat(turn.chat_message)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message))

@@ -104,9 +104,11 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         return turns.setdefault(i, _TurnAcc(i))
 
     end_reason: str | None = None
+    started: set[int] = set()
     for e in evs:
         if isinstance(e, TurnStart) and e.turn_index is not None:
             current = e.turn_index
+            started.add(current)
             acc(current)
         elif isinstance(e, PersonaUtterance):
             a = acc(e.turn_index)
@@ -143,9 +145,12 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             end_reason = e.termination_reason
 
     mutations, doc = derive_trajectory(evs)
+    # Products the persona set up as templates are the agent's work only once the agent has edited them.
+    edited = {m.product_id for m in mutations}
     products = [
         WorkProduct(output_type=p["type"], content=p["content"], description=p["title"], product_id=pid)
         for pid, p in sorted(products_json(doc).items())
+        if pid in edited
     ]
     responses: list[TurnResponse] = []
     per_turn: list[dict[str, Any]] = []
@@ -180,4 +185,6 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         mutation_trajectory=mutations,
         measurements={"turns": per_turn, "doc_updates": sum(1 for e in evs if isinstance(e, DocUpdate))},
         termination_reason=end_reason,
+        # Turns are played in order from 0, so the turns started are the first len(started) of the script.
+        turns_played=len(started),
     )

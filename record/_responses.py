@@ -55,3 +55,7 @@ class ScenarioResponses(_Model):
     mutation_trajectory: list[Mutation] | None = Field(default=None, description="Edits in order, if recorded.")
     measurements: dict[str, Any] | None = Field(default=None, description="Per-session measurements (ours).")
     termination_reason: str | None = Field(default=None, description="How the session ended, if recorded (ours).")
+    turns_played: int | None = Field(
+        default=None, ge=0,
+        description="The number of scenario turns the session played, from turn 0; null when unknown.",
+    )

@@ -55,7 +55,7 @@ from modylbench.record import (
     SessionEnd,
     SessionStart,
 )
-from modylbench.scenarios import Scenario, to_public
+from modylbench.scenarios import Scenario, briefing, to_public
 
 logger = logging.getLogger(__name__)
 
@@ -305,6 +305,10 @@ async def run_meeting(
 ) -> MeetingResult:
     """Play ``scenario`` over ``link`` and record it in ``folder``. Never raises for agent misbehaviour."""
     opts = options or MeetingOptions()
+    # Set before anything awaits: the hello the agent gets on joining carries it.
+    if getattr(link, "connected", False):
+        logger.warning("the agent joined before the meeting started: its hello carried no briefing")
+    link.briefing = briefing(scenario)
     folder.mkdir(parents=True, exist_ok=True)
     turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
     rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)
@@ -346,6 +350,9 @@ async def run_meeting(
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
                           agent=agent_name, transport=link.transport, turns_planned=len(turns)))
+    # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
+    # an agent that syncs gets them with everything else.
+    persona.set_up_deliverables(doc)
 
     async def forward() -> None:
         while True:
