@@ -343,6 +343,10 @@ def test_changed_reference_fails(scenario: Scenario) -> None:
 
     doc = copy.deepcopy(scenario.product("entry_strategy").reference)  # type: ignore[union-attr]
     doc["sections"][5]["text"] = "No material findings."
+    # A section's "contains" check reads the whole paper, so the cap must go from every section to be missed.
+    cap = f"{telehealth.inputs(scenario.seed).foreign_cap_pct:.0f}%"
+    for section in doc["sections"]:
+        section["text"] = section["text"].replace(cap, "a majority")
     doc["sections"][0]["text"] += " We will be profitable in year 1."
     (out,) = [o for o in scenario.expected_outputs if o.product_id == "entry_strategy"]
     failed = {
