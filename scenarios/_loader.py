@@ -6,7 +6,6 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -193,23 +192,36 @@ def builtin_ids() -> list[str]:
     return list(BUILTIN_IDS)
 
 
-def load_builtin() -> list[Scenario]:
-    """The built-in scenarios, from the package's committed data files."""
-    data = resources.files("modylbench.scenarios") / "data"
+def load_builtin(seed: int = 0, only: Iterable[str] | None = None) -> list[Scenario]:
+    """The built-in scenarios: seed 0 from the package's committed data files, another seed built fresh.
+
+    ``only`` limits them to those ids (a fresh instance costs a generator and a solver run each).
+    """
+    from modylbench.scenarios.builtin import build
+
+    wanted = None if only is None else set(only)
     out = []
     for sid in builtin_ids():
-        f = data / f"{sid}.json"
-        if not f.is_file():
-            logger.debug("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`", sid)
+        if wanted is not None and sid not in wanted:
             continue
-        out.append(parse_scenario(json.loads(f.read_text("utf-8")), f"{sid}.json"))
+        try:
+            out.append(build(sid, seed))
+        except ModuleNotFoundError:
+            logger.debug("built-in scenario %s is not in this checkout", sid)
     return out
 
 
-def resolve_scenarios(extra: Iterable[str | os.PathLike[str]] = ()) -> dict[str, Scenario]:
-    """Built-in scenarios, then each ``--scenarios`` path adding or replacing by id."""
-    out = {s.scenario_id: s for s in load_builtin()}
-    for path in extra:
-        for s in load_path(path):
-            out[s.scenario_id] = s
+def resolve_scenarios(extra: Iterable[str | os.PathLike[str]] = (), seed: int = 0,
+                      only: Iterable[str] | None = None) -> dict[str, Scenario]:
+    """Built-in scenarios (instance ``seed``), then each ``--scenarios`` path adding or replacing by id.
+
+    Scenario files are data: ``seed`` does not change them. A built-in a file replaces is not built;
+    ``only`` limits which built-ins are built (files are always loaded in full).
+    """
+    files = {s.scenario_id: s for path in extra for s in load_path(path)}
+    chosen = None if only is None else set(only)
+    wanted = [sid for sid in builtin_ids() if sid not in files and (chosen is None or sid in chosen)]
+    built = {s.scenario_id: s for s in load_builtin(seed, wanted)}
+    out = {sid: files.get(sid) or built[sid] for sid in builtin_ids() if sid in files or sid in built}
+    out.update(files)
     return out

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
+from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
 logger = logging.getLogger(__name__)
@@ -71,9 +71,10 @@ class Progress:
             self._live.update(self._render())
 
 
-def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None) -> Path:
+def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
     safe_agent = agent.replace("/", "_").replace("@", "_").replace(":", "_")
-    name = f"{scenario_id}__{safe_agent}" + (f"__t{trial}" if trial is not None else "")
+    name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
+            + (f"__t{trial}" if trial is not None else ""))
     return out / name
 
 
@@ -99,18 +100,20 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None) -> P
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @scenarios_option
+@seed_option
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
-        no_captions: bool, speech: str, scenario_paths: tuple[Path, ...]) -> None:
+        no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int) -> None:
     """Run live meetings with built-in agents, record each, score it and print the summary.
 
-    Each session is written to OUT/<scenario>__<agent>[__t<trial>]/ (record.jsonl, attachments/,
+    Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
     recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json
     aggregates all of them. Complete sessions are skipped (resume) unless --force. "all" runs every scenario.
+    --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     """
     from modylbench.simulator._runner import RunSpec, session_complete
 
-    scenarios = load_all(scenario_paths)
+    scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
     ids = list(scenarios) if scenario_ids == ("all",) else list(scenario_ids)
     chosen = [pick(scenarios, sid) for sid in ids]
     if speed is not None and transport != "inproc":
@@ -121,8 +124,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     for sc in chosen:
         for agent in agents:
             for trial in range(trials):
-                folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None)
-                specs.append(RunSpec(sc, agent, folder, transport, turns, speed, tuple(panel), not no_captions, speech))
+                folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None, seed)
+                specs.append(RunSpec(sc, agent, folder, transport, turns, speed, tuple(panel), not no_captions, speech,
+                                     seed=seed))
     todo = []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
@@ -239,12 +243,12 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     """Verify a recorded session's hash chain, re-derive its responses and re-score it.
 
     With the judges the run used, the scorecard equals the one the run wrote (reported below). A
-    record cut short replays up to its last complete event; a tampered record is refused.
+    record cut short replays up to its last complete event; a tampered record is refused. The
+    scenario instance is the one the manifest records (its --seed).
     """
     from modylbench.record import RecordIntegrityError, read_record
     from modylbench.simulator._runner import SCORECARD
 
-    scenarios = load_all(scenario_paths)
     try:
         read = read_record(folder)
     except FileNotFoundError as exc:
@@ -252,6 +256,11 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     except RecordIntegrityError as exc:
         raise UserError(f"record refused: {exc}") from None
     manifest = _manifest(folder)
+    seed = manifest.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise UserError(f"{folder / 'manifest.json'}: seed {seed!r} is not a non-negative integer")
+    sid = manifest.get("scenario_id")
+    scenarios = load_all(scenario_paths, seed, [sid] if isinstance(sid, str) and seed else None)
     panel = list(judges) or list(manifest.get("judges") or ["offline"])
     _check_judges(panel)
     click.echo(f"record verified: {len(read.events)} events, hash chain intact"

@@ -21,11 +21,21 @@ scenarios_option = click.option(
 )
 
 
-def load_all(paths: tuple[Path, ...]) -> dict[str, Any]:
-    """Built-in scenarios plus those from --scenarios paths (raises ScenarioLoadError)."""
+seed_option = click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True,
+    help="Instance of the built-in scenarios: 0 is the published data; another seed builds fresh data "
+         "(same script, new numbers, ground truth recomputed). Scenario files are not changed by it.",
+)
+
+
+def load_all(paths: tuple[Path, ...], seed: int = 0, only: list[str] | None = None) -> dict[str, Any]:
+    """Built-in scenarios (instance ``seed``; ``only`` these ids) plus those from --scenarios paths.
+
+    Raises ScenarioLoadError, e.g. for a built-in that cannot build instance ``seed``.
+    """
     from modylbench.scenarios import resolve_scenarios
 
-    return resolve_scenarios(paths)
+    return resolve_scenarios(paths, seed=seed, only=only)
 
 
 def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
@@ -107,11 +117,16 @@ def hard_rows(scenario: Any) -> list[dict[str, Any]]:
 @click.command("export-dataset")
 @click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
 @scenarios_option
-def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...]) -> None:
-    """Write OUT_DIR/data/test.jsonl (scenarios) and OUT_DIR/data/test_hard.jsonl (one row per edge case)."""
+@seed_option
+def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -> None:
+    """Write OUT_DIR/data/test.jsonl (scenarios) and OUT_DIR/data/test_hard.jsonl (one row per edge case).
+
+    Each scenario carries its products' templates (what the agent is asked to deliver). With --seed N
+    the built-in scenarios are exported as fresh instance N.
+    """
     from modylbench.scenarios import to_public
 
-    scenarios = load_all(scenario_paths)
+    scenarios = load_all(scenario_paths, seed)
     data = out_dir / "data"
     data.mkdir(parents=True, exist_ok=True)
     with (data / "test.jsonl").open("w", encoding="utf-8") as fh:

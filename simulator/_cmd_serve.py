@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from modylbench.simulator._cmd_run import _check_judges, _score_and_print, _write_report, judge_option
-from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
+from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
 
@@ -32,17 +32,19 @@ from modylbench.simulator._errors import UserError
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
 @scenarios_option
+@seed_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
-          scenario_paths: tuple[Path, ...]) -> None:
+          scenario_paths: tuple[Path, ...], seed: int) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token for a person and, as one JSON line on stdout, for a program. The
     meeting starts when the agent joins; afterwards the session is scored like any run. With --web the
     same port serves a page (URL printed, token in its fragment) where a person joins from a browser,
-    an observer page, and the shared document over y-websocket (docs/web.md).
+    an observer page, and the shared document over y-websocket (docs/web.md). --seed N plays fresh
+    instance N of a built-in scenario.
     """
-    scenarios = load_all(scenario_paths)
+    scenarios = load_all(scenario_paths, seed, [scenario_id])
     scenario = pick(scenarios, scenario_id)
     panel = list(judges) or ["offline"]
     _check_judges(panel)
@@ -50,7 +52,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     if (folder / "record.jsonl").exists():
         raise UserError(f"{folder} already holds a session; choose another --out")
     asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                       panel, web, linger))
+                       panel, web, linger, seed))
 
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:
@@ -83,7 +85,7 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
-                 linger: float) -> None:
+                 linger: float, seed: int = 0) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock
     from modylbench.channels._web import WebServer
     from modylbench.simulator._runner import RunSpec, speech_engines
@@ -103,8 +105,8 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
         click.echo(f"  join URL: {meeting.url}", err=True)
         click.echo(f"  token:    {meeting.token}", err=True)
         ready: dict[str, Any] = {"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
-                                 "scenario_id": scenario.scenario_id, "session_folder": str(folder)}
-        mopts = MeetingOptions(turns=turns, judges=panel, extra_manifest={"agent_kind": "external"})
+                                 "scenario_id": scenario.scenario_id, "seed": seed, "session_folder": str(folder)}
+        mopts = MeetingOptions(turns=turns, judges=panel, seed=seed, extra_manifest={"agent_kind": "external"})
         page = None
         if isinstance(server, WebServer):
             page = server.add_web(meeting, folder, _page_info(scenario))

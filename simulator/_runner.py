@@ -72,6 +72,8 @@ class RunSpec:
     captions: bool = True
     speech: str = "espeak"
     screen_fps: float = 2.0
+    seed: int = 0
+    """Instance of a built-in scenario the spec's scenario is (recorded in the manifest)."""
 
 
 def speech_engines(spec: RunSpec) -> tuple[SpeechEngine, SpeechEngine]:
@@ -101,7 +103,7 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
     persona_speech, agent_speech = speech_engines(spec)
     agent = _agent(spec)
     options = LinkOptions(captions=spec.captions, screen_fps=spec.screen_fps)
-    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges), on_event=on_event,
+    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges), on_event=on_event, seed=spec.seed,
                            extra_manifest={"agent_kind": "builtin", "speed": spec.speed})
     if spec.turns:
         agent.last_turn = min(spec.turns, len(spec.scenario.turns)) - 1

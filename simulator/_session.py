@@ -205,6 +205,8 @@ class MeetingOptions:
     persona: PersonaOptions = field(default_factory=PersonaOptions)
     snapshot_every: int = 500
     judges: list[str] = field(default_factory=lambda: ["offline"])
+    seed: int = 0
+    """Instance of a built-in scenario played (--seed; 0 the published one); replay rebuilds it from this."""
     extra_manifest: dict[str, Any] = field(default_factory=dict)
     on_event: Callable[[Any], None] | None = None
     """Called with every event as it is recorded (progress displays)."""
@@ -319,6 +321,7 @@ async def run_meeting(
         "agent": agent_name,
         "transport": link.transport,
         "judges": opts.judges,
+        "seed": opts.seed,
         "seeds": {"scenario": scenario.seed},
         "git_commit": git_commit(),
         "speech": {"engine": speech.name, "voice": speech.voice},

@@ -1,18 +1,25 @@
 """The six built-in scenarios: each module generates its data, solves it and builds the Scenario.
 
-``python -m modylbench.scenarios.builtin`` rebuilds the committed data files in
-``scenarios/data/``; a test checks they are current.
+``build(scenario_id, seed)`` gives one: seed 0 from the committed data files in ``scenarios/data/``
+(``python -m modylbench.scenarios.builtin`` rebuilds them; a test checks they are current), any
+other seed a fresh instance from the module's ``build(seed)``.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import json
+import logging
+from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from modylbench.scenarios._schema import Scenario
 
-# scenario_id -> module (in this package) with a ``build() -> Scenario`` function.
+logger = logging.getLogger(__name__)
+
+# scenario_id -> module (in this package) with a ``build(seed: int = 0) -> Scenario`` function.
 BUILDERS: dict[str, str] = {
     "financial_analyst_lbo_model": "lbo",
     "deep_researcher_battery_briefing": "battery",
@@ -38,10 +45,49 @@ def available() -> list[str]:
     return out
 
 
-def build(scenario_id: str) -> Scenario:
-    """Build one built-in scenario from its generator and reference solution."""
+def generate(scenario_id: str, seed: int = 0) -> Scenario:
+    """Run one built-in scenario's generator and solver; seed 0 is the published instance.
+
+    Raises ``ScenarioLoadError`` (one line) when the scenario's builder cannot draw instance ``seed``.
+    """
+    from modylbench.scenarios._loader import ScenarioLoadError
+
     module = importlib.import_module(f"{__name__}.{BUILDERS[scenario_id]}")
-    scenario: Scenario = module.build()
+    takes_seed = "seed" in inspect.signature(module.build).parameters
+    if seed != 0 and not takes_seed:
+        raise ScenarioLoadError([f"{scenario_id}: this built-in scenario cannot build fresh instances yet "
+                                 f"(its builder takes no seed); run it with --seed 0"])
+    try:
+        scenario: Scenario = module.build(seed=seed) if takes_seed else module.build()
+    except (ValueError, RuntimeError) as exc:
+        raise ScenarioLoadError([f"{scenario_id}: cannot build the instance for seed {seed}: {exc}"]) from None
     if scenario.scenario_id != scenario_id:
         raise ValueError(f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}")
+    if seed != 0 and scenario.seed != seed:
+        # The instance is named by the seed it was asked for, so that --seed N reproduces it.
+        scenario = scenario.model_copy(update={"seed": seed})
     return scenario
+
+
+def committed(scenario_id: str) -> Scenario | None:
+    """The published instance from the package's committed data file (None if the file is missing)."""
+    from modylbench.scenarios._loader import parse_scenario
+
+    f = resources.files("modylbench.scenarios") / "data" / f"{scenario_id}.json"
+    if not f.is_file():
+        logger.debug("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`",
+                     scenario_id)
+        return None
+    return parse_scenario(json.loads(f.read_text("utf-8")), f"{scenario_id}.json")
+
+
+def build(scenario_id: str, seed: int = 0) -> Scenario:
+    """A built-in scenario: seed 0 is today's committed data file; another seed builds a fresh instance
+    (same script, new numbers, ground truth recomputed)."""
+    if scenario_id not in BUILDERS:
+        raise KeyError(scenario_id)
+    if seed == 0:
+        scenario = committed(scenario_id)
+        if scenario is not None:
+            return scenario
+    return generate(scenario_id, seed)

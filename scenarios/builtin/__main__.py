@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 from modylbench.scenarios._public import to_public
-from modylbench.scenarios.builtin import available, build
+from modylbench.scenarios.builtin import available, generate
 
 
 def dump(scenario_id: str) -> str:
     """The committed text of a built-in scenario's data file."""
-    return json.dumps(to_public(build(scenario_id)), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    return json.dumps(to_public(generate(scenario_id)), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
 
 
 def main(argv: list[str]) -> int:
