@@ -3,11 +3,14 @@
 Holds the intel team's literal claims table (with a retracted paper, stale and conflicting claims), a
 partner update with a unit swap and a corrupt row, and analyst cost estimates; ``solve()`` reconciles the
 claims with explicit evidence rules, fits cost curves with numpy and builds the meeting from the results.
+``build(seed)`` plays the same meeting on fresh figures: seed 0 is the committed scenario, any other seed
+redraws every input figure around it (``draw_inputs``) and keeps only draws the script's story still fits.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import logging
 import math
@@ -44,17 +47,12 @@ from modylbench.scenarios._schema import (
 logger = logging.getLogger(__name__)
 
 SCENARIO_ID = "deep_researcher_battery_briefing"
-# The input tables are literal (they are the intel team's research, not a simulation); no RNG is drawn.
-SEED = 0
 
-# Evidence rules and policy inputs the persona agrees to or gives in the meeting (inputs, not results).
-CONFLICT_THRESHOLD_PCT = 15.0  # |claim − peer-reviewed median| / median above this flags a conflict
+# Fixed by the script: the evidence tiers, the readiness weights the persona questions ("sixty-forty") and
+# the calendar (SOP, the CEO's 2027 headline, source dates). The figures are in ``Inputs`` below.
 TIER: dict[str, int] = {"peer_reviewed": 3, "analyst_note": 2, "press_release": 1}
-CYCLE_TARGET = 1000  # NX warranty: 1,000 full cycles to 80% state of health
 TRL_WEIGHT = 0.6  # readiness = 100 × (0.6 × TRL/9 + 0.4 × min(cycles / target, 1))
 ALT_TRL_WEIGHTS = (0.8, 0.4)  # the sensitivity the persona asks for
-PACK_KWH_FIRST = 80.0  # what the persona says first
-PACK_KWH = 92.0  # her correction: the long-range trim, where solid-state cells would go
 SOP_YEAR = 2029
 HALDEN_CLAIM_ID = "C02"
 RETRACTED_CLAIM_ID = "C06"
@@ -168,10 +166,8 @@ _UPDATE: tuple[tuple[Any, ...], ...] = (
      "Sato et al. Electrochem. Storage Letters (2025)", "peer_reviewed", "2025-05-28", ""),
 )
 # fmt: on
-_UPDATE_CORRUPT_LINE = (
-    "U03,Halden Ionics,sulfide_li_metal,li_metal,5OO,1 1OO,12OO,6,#REF!,"
-    "Halden Ionics booth slide (photo),press_release,2025-05-2,"
-)
+# U03 is Halden's B-sample figures (C02) typed off a booth photo.
+_CORRUPT_ID, _CORRUPT_SOURCE, _CORRUPT_DATE = "U03", "Halden Ionics booth slide (photo)", "2025-05-2"
 
 # Analyst cell-cost estimates, $/kWh (cell level, nominal).
 _COSTS: dict[str, tuple[tuple[int, float, str], ...]] = {
@@ -195,6 +191,35 @@ _COSTS: dict[str, tuple[tuple[int, float, str], ...]] = {
 SPIKE_YEAR = 2022  # lithium carbonate price spike: the persona asks whether it distorts the fit
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """Every figure the meeting starts from; ``TODAY`` holds the committed scenario's."""
+
+    claims: tuple[tuple[Any, ...], ...]  # sources.csv rows, in ``COLUMNS`` order
+    update: tuple[tuple[Any, ...], ...]  # the partner's two readable rows, U02 with its columns swapped
+    costs: dict[str, tuple[tuple[int, float, str], ...]]  # chemistry -> (year, $/kWh, analyst)
+    conflict_threshold_pct: float  # |claim − peer-reviewed median| / median above this flags a conflict
+    cycle_target: int  # NX warranty: full cycles to 80% state of health
+    pack_kwh_first: float  # the pack size the persona says first
+    pack_kwh: float  # her correction: the long-range trim, where solid-state cells would go
+    equity_eur_m: int  # the proposed equity stake in Halden, € million
+
+    def row(self, claim_id: str) -> tuple[Any, ...]:
+        return next(r for r in self.claims + self.update if r[0] == claim_id)
+
+
+TODAY = Inputs(
+    claims=_CLAIMS,
+    update=_UPDATE,
+    costs=_COSTS,
+    conflict_threshold_pct=15.0,
+    cycle_target=1000,
+    pack_kwh_first=80.0,
+    pack_kwh=92.0,
+    equity_eur_m=150,
+)
+
+
 # --------------------------------------------------------------------------- data files
 
 
@@ -207,19 +232,29 @@ def _csv(header: tuple[str, ...], rows: list[list[Any]] | tuple[tuple[Any, ...],
     return buf.getvalue()
 
 
-def sources_csv() -> str:
+def sources_csv(inputs: Inputs = TODAY) -> str:
     """sources.csv: the intel team's claims table."""
-    return _csv(COLUMNS, _CLAIMS)
+    return _csv(COLUMNS, inputs.claims)
 
 
-def update_csv() -> str:
+def _photo_typed(n: int, thousands: str = "") -> str:
+    """A number as misread off a photo: letter O for zero, a space for the thousands separator."""
+    return (f"{n:,}".replace(",", " ") if thousands else str(n)).replace("0", "O")
+
+
+def update_csv(inputs: Inputs = TODAY) -> str:
     """partner_intel_update.csv: three rows from the Yokohama office, one swapped, one corrupt."""
-    return _csv(COLUMNS, _UPDATE) + _UPDATE_CORRUPT_LINE + "\n"
+    h = inputs.row(HALDEN_CLAIM_ID)
+    corrupt = (
+        f"{_CORRUPT_ID},{h[1]},{h[2]},{h[3]},{_photo_typed(h[4])},{_photo_typed(h[5], ' ')},"
+        f"{_photo_typed(h[6])},{h[7]},#REF!,{_CORRUPT_SOURCE},{h[10]},{_CORRUPT_DATE},"
+    )
+    return _csv(COLUMNS, inputs.update) + corrupt + "\n"
 
 
-def cost_csv() -> str:
+def cost_csv(inputs: Inputs = TODAY) -> str:
     """cost_history.csv: analyst cell-cost estimates by year for sulfide SSB and NMC811."""
-    rows = [[y, chem, f"{c:.0f}", src] for chem, pts in _COSTS.items() for y, c, src in pts]
+    rows = [[y, chem, f"{c:.0f}", src] for chem, pts in inputs.costs.items() for y, c, src in pts]
     return _csv(("year", "chemistry", "cell_cost_usd_kwh", "source"), rows)
 
 
@@ -363,12 +398,12 @@ class Reconciliation:
         return next(c for c in self.claims if c.claim_id == claim_id)
 
 
-def readiness(trl: float, cycles: float, trl_weight: float = TRL_WEIGHT) -> float:
+def readiness(trl: float, cycles: float, cycle_target: float, trl_weight: float = TRL_WEIGHT) -> float:
     """Readiness 0–100: technology readiness and cycle life against the warranty target."""
-    return 100.0 * (trl_weight * trl / 9.0 + (1.0 - trl_weight) * min(cycles / CYCLE_TARGET, 1.0))
+    return 100.0 * (trl_weight * trl / 9.0 + (1.0 - trl_weight) * min(cycles / cycle_target, 1.0))
 
 
-def reconcile(claims: list[Claim]) -> Reconciliation:
+def reconcile(claims: list[Claim], inputs: Inputs = TODAY) -> Reconciliation:
     """Apply the evidence rules in order: retracted, superseded, conflict; the rest are accepted."""
     verdicts: dict[str, Verdict] = {}
     live = []
@@ -404,7 +439,7 @@ def reconcile(claims: list[Claim]) -> Reconciliation:
             verdicts[c.claim_id] = Verdict("accepted", "peer-reviewed, current", None)
             continue
         dev = 100.0 * (c.grav - peer_median[c.chemistry]) / peer_median[c.chemistry]
-        if abs(dev) > CONFLICT_THRESHOLD_PCT:
+        if abs(dev) > inputs.conflict_threshold_pct:
             verdicts[c.claim_id] = Verdict(
                 "conflict", f"{dev:+.1f}% vs peer-reviewed median {peer_median[c.chemistry]:g} Wh/kg", dev
             )
@@ -428,7 +463,7 @@ def reconcile(claims: list[Claim]) -> Reconciliation:
             "year": min(years) if years else None,
         }
     base = rows[BASELINE]
-    scores = {ch: readiness(rows[ch]["trl"], rows[ch]["cyc"]) for ch in CANDIDATES}
+    scores = {ch: readiness(rows[ch]["trl"], rows[ch]["cyc"], inputs.cycle_target) for ch in CANDIDATES}
     order = sorted(CANDIDATES, key=lambda ch: -scores[ch])
     for chem in CHEMISTRIES:
         r = rows[chem]
@@ -514,11 +549,20 @@ class Solution:
     crossing: float
     parity_year: int
     crossing_ex_spike: float
+    inputs: Inputs
     values: dict[str, float] = field(default_factory=dict)
 
 
-def solve(sources: str, costs: str, update: str) -> Solution:
-    """Reconcile the claims before and after the partner update, fit the cost curves, derive the rest."""
+def _sig(x: float, digits: int = 9) -> float:
+    """``x`` to ``digits`` significant digits: derived values must not depend on the BLAS's last bits."""
+    return float(f"{x:.{digits - 1}e}")
+
+
+def solve(sources: str, costs: str, update: str, inputs: Inputs = TODAY) -> Solution:
+    """Reconcile the claims before and after the partner update, fit the cost curves, derive the rest.
+
+    The files are what the agent receives; ``inputs`` supplies only the rules and figures said aloud.
+    """
     base_claims, base_rejected = parse_claims(sources)
     if base_rejected:
         raise ValueError(f"sources.csv has unreadable rows: {[r.claim_id for r in base_rejected]}")
@@ -527,8 +571,8 @@ def solve(sources: str, costs: str, update: str) -> Solution:
     swapped_density = next(c.density_kg_l for c in upd_claims if c.claim_id in swapped)
     fixed = fix_swapped(upd_claims, SWAPPED_CONFIRMED)
     fixed_density = next(c.density_kg_l for c in fixed if c.claim_id in swapped)
-    base = reconcile(base_claims)
-    final = reconcile(base_claims + fixed)
+    base = reconcile(base_claims, inputs)
+    final = reconcile(base_claims + fixed, inputs)
     types = [c.source_type for c in base_claims]
     cost_pts = parse_costs(costs)
     ssb_fit = fit_cost(cost_pts["sulfide_li_metal"])
@@ -549,6 +593,7 @@ def solve(sources: str, costs: str, update: str) -> Solution:
         crossing=cross,
         parity_year=math.ceil(cross),
         crossing_ex_spike=crossing_year(ssb_fit, nmc_ex),
+        inputs=inputs,
     )
     v = sol.values
     halden = base.claim(HALDEN_CLAIM_ID).grav
@@ -557,7 +602,7 @@ def solve(sources: str, costs: str, update: str) -> Solution:
     v["halden_vs_base_consensus_pct"] = 100.0 * (halden / bs.grav_median - 1.0)
     v["halden_gap_wh_kg"] = halden - bs.grav_median
     v["halden_vs_final_consensus_pct"] = 100.0 * (halden / fs.grav_median - 1.0)
-    v["halden_gate_wh_kg"] = halden / (1.0 + CONFLICT_THRESHOLD_PCT / 100.0)
+    v["halden_gate_wh_kg"] = halden / (1.0 + inputs.conflict_threshold_pct / 100.0)
     v["quartzline_vs_peer_pct"] = base.verdicts["C08"].deviation_pct or 0.0
     kept = [c.grav for c in final.accepted("sulfide_li_metal") if c.claim_id != DROP_REQUEST_ID]
     v["sulfide_median_without_drop"] = float(statistics.median(kept))
@@ -566,12 +611,14 @@ def solve(sources: str, costs: str, update: str) -> Solution:
         v[f"nmc_cost_{y}"] = nmc_fit.at(y)
         v[f"premium_{y}_x"] = ssb_fit.at(y) / nmc_fit.at(y)
     extra = ssb_fit.at(SOP_YEAR) - nmc_fit.at(SOP_YEAR)
-    v["pack_extra_first_usd"] = PACK_KWH_FIRST * extra
-    v["pack_extra_usd"] = PACK_KWH * extra
+    v["pack_extra_first_usd"] = inputs.pack_kwh_first * extra
+    v["pack_extra_usd"] = inputs.pack_kwh * extra
     for w in ALT_TRL_WEIGHTS:
         for ch in CANDIDATES:
             c = final.consensus[ch]
-            v[f"readiness_w{int(w * 100)}_{ch}"] = readiness(c.trl_median, c.cycle_median, w)
+            v[f"readiness_w{int(w * 100)}_{ch}"] = readiness(
+                c.trl_median, c.cycle_median, inputs.cycle_target, w
+            )
     ranked = sorted(CANDIDATES, key=lambda ch: final.consensus[ch].rank or 0)
 
     def order_at(w: float) -> list[str]:
@@ -587,8 +634,9 @@ def solve(sources: str, costs: str, update: str) -> Solution:
         for c in final.claims
     )
     v["developers"] = len({c.developer for c in final.claims if c.chemistry in CANDIDATES})
-    v["cycle_gap_sulfide"] = CYCLE_TARGET - fs.cycle_median
+    v["cycle_gap_sulfide"] = inputs.cycle_target - fs.cycle_median
     v["rows_received"] = len(base_claims) + len(upd_claims) + len(rejected)
+    sol.values = {k: _sig(x) if isinstance(x, float) else x for k, x in v.items()}
     logger.debug("battery solution: crossing %.2f, parity %d", cross, sol.parity_year)
     return sol
 
@@ -625,7 +673,7 @@ def ground_truth(s: Solution) -> dict[str, float | str]:
     gt["cost_parity_year"] = s.parity_year
     gt["cost_crossing_ex_spike_year"] = s.crossing_ex_spike
     gt.update(s.values)
-    return gt
+    return {k: _sig(x) if isinstance(x, float) else x for k, x in gt.items()}
 
 
 # --------------------------------------------------------------------------- products
@@ -644,6 +692,35 @@ def _n(x: float, nd: int = 1) -> str:
 
 def _usd(x: float) -> str:
     return f"${x:,.0f}"
+
+
+def _eur_m(m: int) -> str:
+    return f"€{m}M"
+
+
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _spoken(n: int) -> str:
+    """A whole number as the persona says it: 'ninety-two', 'five hundred and twenty', 'eleven hundred'."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    if n < 1000 or (n < 2000 and n % 100 == 0 and n % 1000):
+        head = f"{_spoken(n // 100)} hundred"
+        return head if n % 100 == 0 else f"{head} and {_spoken(n % 100)}"
+    head = f"{_spoken(n // 1000)} thousand"
+    return head if n % 1000 == 0 else f"{head} {_spoken(n % 1000)}"
+
+
+def _a(n: float) -> str:
+    """The article before a number said aloud: 'an 80 kWh pack', 'a 75 kWh pack'."""
+    return "an" if _spoken(int(n))[0] in "aeio" else "a"
 
 
 def claim_row(c: Claim, v: Verdict) -> dict[str, Any]:
@@ -712,21 +789,22 @@ def briefing_skeleton() -> dict[str, Any]:
 def exec_summary(s: Solution, pack_kwh: float, with_recommendation: bool) -> str:
     f = s.final.consensus
     su, si, nmc = f["sulfide_li_metal"], f["silicon_anode"], f[BASELINE]
-    extra = s.values["pack_extra_usd"] if pack_kwh == PACK_KWH else s.values["pack_extra_first_usd"]
+    inp = s.inputs
+    extra = s.values["pack_extra_usd"] if pack_kwh == inp.pack_kwh else s.values["pack_extra_first_usd"]
     text = (
         f"Sulfide solid-state cells lead on energy density: the independent consensus is {_n(su.grav_median)} Wh/kg "
         f"and {_n(su.vol_median)} Wh/L at cell level, {_n(su.grav_improvement_pct)}% and "
         f"{_n(su.vol_improvement_pct)}% above our NMC811 baseline ({_n(nmc.grav_median)} Wh/kg, "
         f"{_n(nmc.vol_median)} Wh/L). They are not ready for NX (SOP {SOP_YEAR}): readiness "
         f"{_n(su.readiness or 0)}/100 against {_n(si.readiness or 0)} for silicon-anode cells, a median "
-        f"{_n(su.cycle_median)} cycles against our {CYCLE_TARGET:,}-cycle warranty spec, and about {_usd(extra)} "
+        f"{_n(su.cycle_median)} cycles against our {inp.cycle_target:,}-cycle warranty spec, and about {_usd(extra)} "
         f"more per {_n(pack_kwh)} kWh pack at SOP. On the fitted analyst cost curves sulfide cells reach cost "
         f"parity with NMC811 only in {s.parity_year}."
     )
     if with_recommendation:
         text += (
-            " Recommendation: source silicon-anode cells for NX and replace the €150M equity proposal with a "
-            "milestone-gated joint development agreement with Halden Ionics."
+            f" Recommendation: source silicon-anode cells for NX and replace the {_eur_m(inp.equity_eur_m)} equity "
+            "proposal with a milestone-gated joint development agreement with Halden Ionics."
         )
     return text
 
@@ -765,8 +843,8 @@ def chemistries_text(s: Solution) -> str:
     return "\n\n".join(parts)
 
 
-def risks_first_text() -> str:
-    c = next(x for x in _CLAIMS if x[0] == RETRACTED_CLAIM_ID)
+def risks_first_text(inputs: Inputs) -> str:
+    c = inputs.row(RETRACTED_CLAIM_ID)
     return (
         f"Evidence: the Okada et al. 2023 sulfide result ({c[4]} Wh/kg, {c[6]:,} cycles) was retracted on "
         f"{c[12]}. It is excluded from every figure; anyone citing it should be pointed to the retraction."
@@ -778,9 +856,10 @@ def risks_text(s: Solution) -> str:
     return (
         "Technical: dendrite growth and stack-pressure requirements in lithium-metal cells; moisture sensitivity "
         "of sulfide electrolytes (H2S release); single-source Li2S precursor supply.\n\n"
-        + risks_first_text()
+        + risks_first_text(s.inputs)
         + f" {int(v['press_not_accepted'])} of {int(v['press_total'])} press-release claims failed reconciliation. "
-        f"Halden's 500 Wh/kg claim is {_n(v['halden_vs_final_consensus_pct'])}% above the "
+        f"Halden's {_n(s.base.claim(HALDEN_CLAIM_ID).grav)} Wh/kg claim is {_n(v['halden_vs_final_consensus_pct'])}% "
+        "above the "
         f"{_n(s.final.consensus['sulfide_li_metal'].grav_median)} Wh/kg sulfide consensus and untested by a "
         "third party.\n\n"
         f"Commercial: a {v['premium_2029_x']:.2f}x cell cost premium over NMC811 at {SOP_YEAR} SOP on the fitted "
@@ -791,6 +870,7 @@ def risks_text(s: Solution) -> str:
 def recommendation_text(s: Solution, gated: bool) -> str:
     v = s.values
     su = s.final.consensus["sulfide_li_metal"]
+    inp = s.inputs
     text = (
         f"Do not plan NX (SOP {SOP_YEAR}) around solid-state cells: the earliest accepted sulfide claim is "
         f"{su.earliest_year}, and the fitted cell cost premium over NMC811 is {v['premium_2027_x']:.2f}x in 2027 "
@@ -799,22 +879,23 @@ def recommendation_text(s: Solution, gated: bool) -> str:
     )
     if gated:
         text += (
-            " Replace the €150M equity proposal with a milestone-gated joint development agreement with Halden "
-            f"Ionics, releasing funds only on: (1) an independent cell test at {_n(v['halden_gate_wh_kg'], 0)} "
-            f"Wh/kg or better; (2) {CYCLE_TARGET:,} cycles to 80% state of health (sulfide median today "
+            f" Replace the {_eur_m(inp.equity_eur_m)} equity proposal with a milestone-gated joint development "
+            "agreement with Halden Ionics, releasing funds only on: (1) an independent cell test at "
+            f"{_n(v['halden_gate_wh_kg'], 0)} Wh/kg or better; (2) {inp.cycle_target:,} cycles to 80% state of health (sulfide median today "
             f"{_n(su.cycle_median)}); (3) a quoted 2028 cell price at or below ${v['ssb_cost_2028']:.1f}/kWh."
         )
     return text
 
 
 def method_text(s: Solution) -> str:
+    inp = s.inputs
     return (
         "Rules, in order: (1) retracted papers are excluded; (2) a claim is superseded by a newer claim from the "
         "same developer for the same chemistry with equal or stronger evidence (peer-reviewed > analyst note > "
-        f"press release); (3) analyst and press-release claims more than {_n(CONFLICT_THRESHOLD_PCT)}% from the "
+        f"press release); (3) analyst and press-release claims more than {_n(inp.conflict_threshold_pct)}% from the "
         "chemistry's peer-reviewed median gravimetric density are flagged as conflicts and left out of the "
         "consensus; (4) consensus is the median of accepted claims, compared with NMC811. Readiness = 100 x "
-        f"({_n(TRL_WEIGHT)} x TRL/9 + {_n(1 - TRL_WEIGHT)} x min(cycles/{CYCLE_TARGET:,}, 1)). Cost: straight-line "
+        f"({_n(TRL_WEIGHT)} x TRL/9 + {_n(1 - TRL_WEIGHT)} x min(cycles/{inp.cycle_target:,}, 1)). Cost: straight-line "
         "fits of log cell cost on year (analyst estimates 2020-2025) for sulfide and NMC811; the curves cross in "
         f"{s.crossing:.1f}. Partner update: {', '.join(s.swapped)} had Wh/kg and Wh/L swapped (corrected after the "
         f"sender confirmed); {', '.join(r.claim_id for r in s.rejected)} was unreadable and rejected."
@@ -835,6 +916,251 @@ def chart_skeleton() -> dict[str, Any]:
 GRAV_SERIES = "Gravimetric (Wh/kg)"
 VOL_SERIES = "Volumetric (Wh/L)"
 CHART_TITLE = "Cell energy density vs NMC811: consensus of accepted claims (June 2025)"
+
+
+# --------------------------------------------------------------------------- fresh instances
+
+
+@functools.cache
+def _today() -> Solution:
+    return solve(sources_csv(), cost_csv(), update_csv())
+
+
+def story_breaks(s: Solution) -> list[str]:
+    """The relationships the meeting script states as facts, named when a set of figures breaks them."""
+    today, inp, v = _today(), s.inputs, s.values
+    b, f = s.base, s.final
+    cb, cf = b.consensus, f.consensus
+    t = inp.conflict_threshold_pct
+    su, ox, po, si = "sulfide_li_metal", "oxide_li_metal", "polymer_li_metal", "silicon_anode"
+    lo, hi = DENSITY_RANGE_KG_L
+    ssb = [c for _, c, _ in inp.costs[su]]
+    nmc = {y: c for y, c, _ in inp.costs[BASELINE]}
+    halden = b.claim(HALDEN_CLAIM_ID).grav
+    sulfide_acc = sorted(b.accepted(su), key=lambda c: -c.grav)
+    ranked = [ch for ch, _ in sorted(((ch, cf[ch].rank or 0) for ch in CANDIDATES), key=lambda x: x[1])]
+    gains = [rec.consensus[ch].grav_improvement_pct for rec in (b, f) for ch in (su, ox, si)] + [
+        rec.consensus[ch].vol_improvement_pct for rec in (b, f) for ch in (su, ox, si)
+    ]
+    losses = [rec.consensus[ch].grav_improvement_pct for rec in (b, f) for ch in (po, "lfp_graphite")] + [
+        rec.consensus[ch].vol_improvement_pct for rec in (b, f) for ch in (po, "lfp_graphite")
+    ]
+    checks = {
+        "every claim keeps its scripted status": all(
+            rec.verdicts[k].status == ref.verdicts[k].status
+            for rec, ref in ((b, today.base), (f, today.final))
+            for k in ref.verdicts
+        ),
+        "U02 is the swapped row, U03 the unreadable one": (
+            s.swapped == list(SWAPPED_CONFIRMED) and [r.claim_id for r in s.rejected] == [_CORRUPT_ID]
+        ),
+        "cell densities are physical": all(lo <= c.density_kg_l <= hi for c in f.claims),
+        "Lindqvist is the highest accepted sulfide claim": (
+            sulfide_acc[0].claim_id == "C05" and sulfide_acc[1].grav < sulfide_acc[0].grav
+        ),
+        "Halden would be flagged at a threshold five points stricter": v["halden_vs_peer_pct"] > t + 5,
+        "Quartzline is the borderline conflict": t < v["quartzline_vs_peer_pct"] <= t + 5,
+        "the sulfide consensus is below Halden's claim less the threshold": (
+            cf[su].grav_median < halden * (1 - t / 100)
+        ),
+        "sulfide leads on both densities": all(
+            rec.consensus[su].grav_median
+            > max(rec.consensus[ch].grav_median for ch in CHEMISTRIES if ch != su)
+            and rec.consensus[su].vol_median
+            > max(rec.consensus[ch].vol_median for ch in CHEMISTRIES if ch != su)
+            for rec in (b, f)
+        ),
+        "oxide, silicon and sulfide gain on NMC811; polymer and LFP fall short": (
+            min(gains) >= 1.0 and max(losses) <= -0.5
+        ),
+        "silicon's gain is close to oxide's": abs(cb[si].grav_improvement_pct - cb[ox].grav_improvement_pct)
+        < 5,
+        "volume narrows sulfide's lead over silicon": (
+            0
+            < cb[su].vol_improvement_pct - cb[si].vol_improvement_pct
+            < cb[su].grav_improvement_pct - cb[si].grav_improvement_pct
+        ),
+        "polymer and silicon clear the cycle spec, sulfide and oxide do not": all(
+            [ch for ch in CANDIDATES if rec.consensus[ch].cycle_median >= inp.cycle_target] == [po, si]
+            for rec in (b, f)
+        ),
+        "oxide is less durable than sulfide": cb[ox].cycle_median < cb[su].cycle_median,
+        "polymer is the most durable and most mature solid-state chemistry": all(
+            rec.consensus[po].cycle_median >= max(rec.consensus[ch].cycle_median for ch in CANDIDATES)
+            and rec.consensus[po].trl_median > max(rec.consensus[su].trl_median, rec.consensus[ox].trl_median)
+            for rec in (b, f)
+        ),
+        "the update moves sulfide and oxide and lifts sulfide's durability": (
+            cf[su].grav_median != cb[su].grav_median
+            and cf[ox].grav_median != cb[ox].grav_median
+            and cf[su].cycle_median > cb[su].cycle_median
+            and (cf[su].readiness or 0) > (cb[su].readiness or 0)
+        ),
+        "readiness ranks silicon, polymer, sulfide, oxide before and after": (
+            ranked == [si, po, su, ox]
+            and sorted(CANDIDATES, key=lambda ch: cb[ch].rank or 0) == ranked
+            and v["ranking_robust"] == 1.0
+        ),
+        "more TRL weight lowers sulfide, more cycle weight raises it": (
+            v[f"readiness_w80_{su}"] < (cf[su].readiness or 0) < v[f"readiness_w40_{su}"]
+        ),
+        "dropping Sorai moves the sulfide median, but barely": (
+            0 < abs(v["sulfide_median_without_drop"] - cf[su].grav_median) <= 0.03 * cf[su].grav_median
+        ),
+        "sulfide costs fall every year; NMC811 shows the spike": (
+            all(a > c for a, c in zip(ssb, ssb[1:], strict=False)) and nmc[SPIKE_YEAR] > nmc[SPIKE_YEAR - 1]
+        ),
+        "the premium shrinks towards SOP and parity comes after it": (
+            v["premium_2027_x"] > v["premium_2028_x"] > v[f"premium_{SOP_YEAR}_x"] > 1.1
+            and SOP_YEAR + 2 <= s.parity_year <= SOP_YEAR + 7
+            and s.nmc_fit.decline_pct >= 1
+            and s.nmc_fit_ex_spike.decline_pct >= 1
+        ),
+        "leaving out the spike year keeps the parity year but moves the crossing": (
+            math.ceil(s.crossing_ex_spike) == s.parity_year
+            and round(s.crossing, 1) != round(s.crossing_ex_spike, 1)
+        ),
+    }
+    return [name for name, holds in checks.items() if not holds]
+
+
+def _redraw_row(
+    row: tuple[Any, ...], rng: np.random.Generator, scale: dict[str, tuple[float, ...]]
+) -> tuple[Any, ...]:
+    """One claim on fresh figures: its chemistry's shift plus a little claim-level noise, rounded as sources do."""
+    cid, chem = row[0], row[2]
+    swapped = cid in SWAPPED_CONFIRMED
+    grav, vol = (row[5], row[4]) if swapped else (row[4], row[5])
+    g, d, c, trl_shift = scale[chem]
+    if cid == HALDEN_CLAIM_ID:  # the press release's optimism is a figure of its own
+        g *= rng.uniform(0.96, 1.08)
+    spoken = cid in (HALDEN_CLAIM_ID, RETRACTED_CLAIM_ID)  # said aloud, so round figures
+    step_g, step_c = (10, 100) if spoken else (5, 50)
+    grav = step_g * int(round(grav * g * rng.uniform(0.985, 1.015) / step_g))
+    vol = 10 * int(round(vol * d * rng.uniform(0.985, 1.015) / 10))
+    cycles = step_c * int(round(row[6] * c * rng.uniform(0.95, 1.05) / step_c))
+    trl = int(np.clip(row[7] + trl_shift, 3, 8)) if row[7] < 9 else row[7]
+    grav_col, vol_col = (vol, grav) if swapped else (grav, vol)
+    return (cid, row[1], chem, row[3], grav_col, vol_col, cycles, trl, *row[8:])
+
+
+def _new_factor(rng: np.random.Generator, lo: float, hi: float) -> float:
+    """A factor in [lo, hi] at least ``_NEW`` away from 1, so the figure it scales is a new one."""
+    while abs((x := float(rng.uniform(lo, hi))) - 1.0) < _NEW:
+        pass
+    return x
+
+
+_NEW = 0.03
+
+
+def _chemistry_scales(rng: np.random.Generator, cycle_target: int) -> dict[str, tuple[float, ...]]:
+    """Per chemistry, the factors on Wh/kg, Wh/L and cycles and the shift in TRL.
+
+    Densities move with a common level and a chemistry-specific ratio to NMC811 drawn so the orderings the
+    script states can hold (silicon close to oxide, polymer just short of NMC811, sulfide ahead in volume);
+    cycle life moves roughly with the warranty target, so who clears it stays a question of the evidence.
+    Every chemistry's factors end up at least ``_NEW`` away from 1.
+    """
+    while True:
+        scales = _chemistry_scales_once(rng, cycle_target)
+        if all(abs(f - 1.0) >= _NEW for fs in scales.values() for f in fs[:3]):
+            return scales
+
+
+def _chemistry_scales_once(rng: np.random.Generator, cycle_target: int) -> dict[str, tuple[float, ...]]:
+    grav_level, vol_level = _new_factor(rng, 0.88, 1.12), _new_factor(rng, 0.88, 1.12)
+    cyc_level = cycle_target / TODAY.cycle_target * rng.uniform(0.92, 1.06)
+    g = {
+        BASELINE: 1.0,
+        "lfp_graphite": rng.uniform(0.93, 1.07),
+        "sulfide_li_metal": rng.uniform(0.95, 1.06),
+        "oxide_li_metal": rng.uniform(0.95, 1.06),
+        "polymer_li_metal": rng.uniform(0.91, 1.0),
+    }
+    g["silicon_anode"] = g["oxide_li_metal"] * rng.uniform(0.98, 1.02)
+    d = {ch: rng.uniform(0.97, 1.03) for ch in CHEMISTRIES}
+    d["silicon_anode"] = d["sulfide_li_metal"] * rng.uniform(0.96, 1.0)
+    return {
+        ch: (
+            grav_level * g[ch],
+            vol_level * d[ch],
+            cyc_level * rng.uniform(0.96, 1.04),
+            int(rng.choice((-1, 0, 1))) if ch in CANDIDATES else 0,
+        )
+        for ch in CHEMISTRIES
+    }
+
+
+def _redraw_costs(rng: np.random.Generator) -> dict[str, tuple[tuple[int, float, str], ...]]:
+    """Each series shifted in level and in decline rate; the NMC811 spike year keeps its bump."""
+    out = {}
+    for chem, pts in TODAY.costs.items():
+        level, steeper = _new_factor(rng, 0.88, 1.12), _new_factor(rng, 0.85, 1.15)
+        slope = fit_cost([(y, cost) for y, cost, _ in pts]).slope
+        step, noise = (5, 0.02) if chem != BASELINE else (1, 0.01)
+        out[chem] = tuple(
+            (
+                y,
+                float(
+                    step
+                    * round(
+                        cost
+                        * level
+                        * math.exp((steeper - 1) * slope * (y - pts[0][0]))
+                        * rng.lognormal(0.0, noise)
+                        / step
+                    )
+                ),
+                src,
+            )
+            for y, cost, src in pts
+        )
+    return out
+
+
+def _solve_inputs(inputs: Inputs) -> Solution:
+    return solve(sources_csv(inputs), cost_csv(inputs), update_csv(inputs), inputs)
+
+
+@functools.lru_cache(maxsize=64)  # a draw solves the meeting dozens of times; builds reuse it
+def draw_inputs(seed: int) -> Inputs:
+    """The figures for ``seed``: ``TODAY`` for 0, otherwise a deterministic draw the script still fits.
+
+    Ranges around today's figures: densities ±12% in level with chemistry ratios to NMC811 of a few percent,
+    cycle life with the warranty target (800–1,200), cost levels ±12% and decline rates ±15%, conflict
+    threshold 12–18%, first pack 70–90 kWh and the correction 8–15 kWh above it, equity €110–190M.
+    """
+    if seed == 0:
+        return TODAY
+    rng = np.random.default_rng(seed)
+    for _ in range(_MAX_DRAWS):
+        cycle_target = int(rng.choice((800, 900, 1100, 1200)))
+        scale = _chemistry_scales(rng, cycle_target)
+        first = float(rng.choice([k for k in range(70, 95, 5) if k != TODAY.pack_kwh_first]))
+        drawn = Inputs(
+            claims=tuple(_redraw_row(r, rng, scale) for r in TODAY.claims),
+            update=tuple(_redraw_row(r, rng, scale) for r in TODAY.update),
+            costs=_redraw_costs(rng),
+            conflict_threshold_pct=TODAY.conflict_threshold_pct,
+            cycle_target=cycle_target,
+            pack_kwh_first=first,
+            pack_kwh=first + float(rng.integers(8, 16)),
+            equity_eur_m=int(rng.choice([m for m in range(110, 200, 10) if m != TODAY.equity_eur_m])),
+        )
+        # The threshold decides which claims conflict, so it is drawn among those that keep the story.
+        fitting = [
+            t
+            for t in range(12, 19)
+            if t != TODAY.conflict_threshold_pct
+            and not story_breaks(_solve_inputs(replace(drawn, conflict_threshold_pct=float(t))))
+        ]
+        if fitting:
+            return replace(drawn, conflict_threshold_pct=float(fitting[int(rng.integers(len(fitting)))]))
+    raise RuntimeError(f"no draw for seed {seed} fits the script in {_MAX_DRAWS} tries")
+
+
+_MAX_DRAWS = 2000
 
 
 # --------------------------------------------------------------------------- meeting
@@ -927,11 +1253,21 @@ def _slide_bullets(slide_id: str, title: str, bullets: list[str], footnote: str 
     return Slide(slide_id=slide_id, kind="bullets", title=title, bullets=bullets, footnote=footnote)
 
 
-def build() -> Scenario:
-    """The Solid-State Battery Intelligence Briefing scenario, built from the data and its solution."""
-    src, costs, upd = sources_csv(), cost_csv(), update_csv()
-    s = solve(src, costs, upd)
+def build(seed: int = 0) -> Scenario:
+    """The Solid-State Battery Intelligence Briefing scenario, built from the data and its solution.
+
+    Seed 0 is the committed scenario; another seed plays the same meeting on the figures ``draw_inputs`` gives.
+    """
+    inp = draw_inputs(seed)
+    src, costs, upd = sources_csv(inp), cost_csv(inp), update_csv(inp)
+    s = solve(src, costs, upd, inp)
     v = s.values
+    threshold, cycle_target = inp.conflict_threshold_pct, inp.cycle_target
+    pack_first, pack = inp.pack_kwh_first, inp.pack_kwh
+    equity = _eur_m(inp.equity_eur_m)
+    # Figures the persona says aloud, in words.
+    say_equity = _spoken(inp.equity_eur_m).replace("one hundred", "a hundred", 1)
+    say_threshold, say_stricter = _spoken(int(threshold)), _spoken(int(threshold) + 5)
     b, f = s.base, s.final
     cb, cf = b.consensus, f.consensus
     bsu, fsu = cb["sulfide_li_metal"], cf["sulfide_li_metal"]
@@ -946,7 +1282,7 @@ def build() -> Scenario:
         for st in ("superseded", "conflict")
     }
     n_rows = {ch: sum(c.chemistry == ch for c in b.claims) for ch in CHEMISTRIES}
-    passing = [ch for ch in CANDIDATES if cb[ch].cycle_median >= CYCLE_TARGET]
+    passing = [ch for ch in CANDIDATES if cb[ch].cycle_median >= cycle_target]
     sc = _Script()
     ctx: Phase = "context_setting"
     act: Phase = "active_work"
@@ -961,7 +1297,7 @@ def build() -> Scenario:
         "verbal",
         30,
         "Morning, thanks for making the time. Here's the situation. The board meets Thursday, and one item is "
-        "whether we put a hundred and fifty million euros of equity into Halden Ionics, plus a joint development "
+        f"whether we put {say_equity} million euros of equity into Halden Ionics, plus a joint development "
         "agreement for their sulfide solid-state cells. Our CEO came back from a dinner with Halden's founder very "
         "excited. My job is to give the board an honest read of where solid-state actually stands against what we "
         "would otherwise buy. I need three things out of this hour: a briefing document, an evidence table the "
@@ -1013,7 +1349,7 @@ def build() -> Scenario:
             "board_question",
             "The board question",
             [
-                "Sign a JDA plus €150M equity stake in Halden Ionics (sulfide solid-state)?",
+                f"Sign a JDA plus {equity} equity stake in Halden Ionics (sulfide solid-state)?",
                 "NX platform: SOP 2029, 800 V, pack envelope fixed by the skateboard",
                 "Decision: board meeting Thursday 12 June",
                 "Ask: independent view of solid-state density, readiness and cost vs our Li-ion cells",
@@ -1026,7 +1362,8 @@ def build() -> Scenario:
         "audio",
         "clarification",
         40,
-        "Cell level, agreed; pack integration is a different fight. The NX pack is eighty kilowatt-hours. On "
+        "Cell level, agreed; pack integration is a different fight. The NX pack is "
+        f"{_spoken(int(pack_first))} kilowatt-hours. On "
         "timing: if start of production is 2029, what does that imply for when a supplier's cells have to be real?",
         "Explain the automotive sample gates: validated B-samples about two years before SOP (2027), C-samples "
         "about a year before.",
@@ -1096,7 +1433,7 @@ def build() -> Scenario:
             _num(
                 "threshold",
                 "Conflict threshold against the peer-reviewed median",
-                CONFLICT_THRESHOLD_PCT,
+                threshold,
                 "%",
             ),
             _text(
@@ -1109,12 +1446,12 @@ def build() -> Scenario:
         ],
         f"Four rules, in this order. One, retracted papers are out. Two, a claim is superseded when the same "
         "developer has a newer claim for the same chemistry with equal or stronger evidence, peer-reviewed above "
-        f"analyst note above press release. Three, an analyst or press figure more than {_n(CONFLICT_THRESHOLD_PCT)}% "
+        f"analyst note above press release. Three, an analyst or press figure more than {_n(threshold)}% "
         "from that chemistry's peer-reviewed median is flagged as a conflict and kept out of the consensus. Four, "
         "the consensus is the median of what's left, compared with NMC811.",
         reference_chat=(
             "Evidence rules: 1) retracted = excluded; 2) superseded by a newer claim, same developer + chemistry, "
-            f"equal or stronger evidence; 3) non-peer-reviewed claim > {_n(CONFLICT_THRESHOLD_PCT)}% from the "
+            f"equal or stronger evidence; 3) non-peer-reviewed claim > {_n(threshold)}% from the "
             "peer-reviewed median Wh/kg = conflict; 4) consensus = median of accepted claims vs NMC811."
         ),
     )
@@ -1136,7 +1473,7 @@ def build() -> Scenario:
         f"Of the {b.counts['claims']} claims, {b.counts['accepted']} survive. {b.counts['retracted']} is retracted "
         f"({okada.claim_id}); {b.counts['superseded']} are superseded by newer claims from the same developer "
         f"({', '.join(by_status['superseded'])}); and {b.counts['conflict']} conflict with the peer-reviewed "
-        f"median by more than {_n(CONFLICT_THRESHOLD_PCT)}%: {', '.join(by_status['conflict'])}, which are "
+        f"median by more than {_n(threshold)}%: {', '.join(by_status['conflict'])}, which are "
         "Halden's B-sample press release, Quartzline's CES claim and Nordkap's LFP Max. They all stay in the "
         "evidence table with a status and a reason; they just don't feed the consensus.",
     )
@@ -1148,7 +1485,7 @@ def build() -> Scenario:
         "audio",
         "clarification",
         50,
-        "Why fifteen percent? Someone will say you picked a number that conveniently throws out the optimistic "
+        f"Why {say_threshold} percent? Someone will say you picked a number that conveniently throws out the optimistic "
         "claims.",
         "Justify the threshold (test-protocol spread) and show the flagged claims are far beyond it: Halden's "
         "deviation from the sulfide peer-reviewed median, Quartzline as the borderline case.",
@@ -1164,9 +1501,10 @@ def build() -> Scenario:
             ),
         ],
         "Cell-level figures from different labs typically differ by around ten percent from test protocol alone: "
-        "C-rate, temperature, stack pressure. Fifteen catches real disagreement, not noise. And nothing is on a "
+        f"C-rate, temperature, stack pressure. {say_threshold.capitalize()} catches real disagreement, not noise. "
+        "And nothing is on a "
         f"knife edge: Halden's {_n(halden.grav)} Wh/kg sits {_n(v['halden_vs_peer_pct'])}% above the sulfide "
-        f"peer-reviewed median of {_n(bsu.peer_median)} Wh/kg, so it would be flagged at twenty too. The only "
+        f"peer-reviewed median of {_n(bsu.peer_median)} Wh/kg, so it would be flagged at {say_stricter} too. The only "
         f"borderline case is Quartzline at {_n(v['quartzline_vs_peer_pct'])}%.",
     )
     sc.turn(
@@ -1241,8 +1579,8 @@ def build() -> Scenario:
         "audio",
         "pushback",
         60,
-        f"Hang on. You're missing Okada. Okada et al. showed {_n(okada.grav)} watt-hours per kilo and two thousand "
-        "cycles on a sulfide pouch cell, in Nature Energy Systems. Put it in as the ceiling. It shows what the "
+        f"Hang on. You're missing Okada. Okada et al. showed {_n(okada.grav)} watt-hours per kilo and "
+        f"{_spoken(okada.cycles)} cycles on a sulfide pouch cell, in Nature Energy Systems. Put it in as the ceiling. It shows what the "
         "chemistry can do when it's done right.",
         "Decline: the paper is retracted and cannot serve even as a ceiling; offer the highest accepted sulfide "
         "figure instead.",
@@ -1278,7 +1616,7 @@ def build() -> Scenario:
         "pointed to the retraction notice.",
     )
     sc.edit(BR, "create", "", briefing_skeleton())
-    sc.edit(BR, "update_section", "/sections/3/text", risks_first_text())
+    sc.edit(BR, "update_section", "/sections/3/text", risks_first_text(inp))
     sc.turn(
         act,
         "audio",
@@ -1453,7 +1791,7 @@ def build() -> Scenario:
         60,
         "So in plain money: what does a solid-state pack cost us extra at start of production?",
         f"Read the fitted {SOP_YEAR} costs off both curves, give the premium multiple and the extra cost per "
-        "80 kWh pack; record the cost results in the evidence table.",
+        f"{_n(pack_first)} kWh pack; record the cost results in the evidence table.",
         [
             _num(
                 "ssb_cost_sop",
@@ -1468,12 +1806,16 @@ def build() -> Scenario:
                 "x",
             ),
             _num(
-                "pack_extra_80", "Extra cell cost per 80 kWh pack at SOP", v["pack_extra_first_usd"], "$", 1.0
+                "pack_extra_80",
+                f"Extra cell cost per {_n(pack_first)} kWh pack at SOP",
+                v["pack_extra_first_usd"],
+                "$",
+                1.0,
             ),
         ],
         f"On the fitted curves sulfide cells cost ${v[f'ssb_cost_{SOP_YEAR}']:.1f} per kWh in {SOP_YEAR} against "
-        f"${v[f'nmc_cost_{SOP_YEAR}']:.1f} for NMC811, a {v[f'premium_{SOP_YEAR}_x']:.2f}x premium. On an "
-        f"{_n(PACK_KWH_FIRST)} kWh pack that's about {_usd(v['pack_extra_first_usd'])} more per vehicle, before "
+        f"${v[f'nmc_cost_{SOP_YEAR}']:.1f} for NMC811, a {v[f'premium_{SOP_YEAR}_x']:.2f}x premium. On "
+        f"{_a(pack_first)} {_n(pack_first)} kWh pack that's about {_usd(v['pack_extra_first_usd'])} more per vehicle, before "
         "any pack-level savings from simpler thermal management.",
     )
     cost_rows: dict[str, tuple[float, str]] = {
@@ -1485,7 +1827,7 @@ def build() -> Scenario:
             round(v[f"premium_{SOP_YEAR}_x"], 2),
             f"fitted sulfide / NMC811 cell cost, {SOP_YEAR}",
         ),
-        "pack_kwh": (PACK_KWH_FIRST, "NX pack size"),
+        "pack_kwh": (pack_first, "NX pack size"),
         "pack_extra_usd": (round(v["pack_extra_first_usd"]), f"extra cell cost per pack at {SOP_YEAR} SOP"),
     }
     for key, (val, basis) in cost_rows.items():
@@ -1495,22 +1837,23 @@ def build() -> Scenario:
         "audio",
         "analysis",
         50,
-        "Durability. Our warranty spec for NX is one thousand full cycles to eighty percent state of health. Who "
+        f"Durability. Our warranty spec for NX is {_spoken(cycle_target)} full cycles to eighty percent state of "
+        "health. Who "
         "actually clears that today?",
         "Compare each candidate's median cycle life with the spec: say who passes and by how much sulfide falls "
         "short.",
         [
-            _count("cycle_passing", "Candidate chemistries clearing 1,000 cycles", len(passing)),
+            _count("cycle_passing", f"Candidate chemistries clearing {cycle_target:,} cycles", len(passing)),
             _num(
                 "sulfide_cycle_short_base",
                 "Sulfide shortfall against the spec",
-                CYCLE_TARGET - bsu.cycle_median,
+                cycle_target - bsu.cycle_median,
                 "cycles",
             ),
         ],
         f"{len(passing)} of the {len(CANDIDATES)} candidates clear it on their medians: polymer at {_n(pol.cycle_median)} and "
         f"silicon-anode at {_n(sil.cycle_median)}. Sulfide sits at {_n(bsu.cycle_median)}, "
-        f"{_n(CYCLE_TARGET - bsu.cycle_median)} cycles short, and oxide at {_n(box.cycle_median)}. For sulfide "
+        f"{_n(cycle_target - bsu.cycle_median)} cycles short, and oxide at {_n(box.cycle_median)}. For sulfide "
         "that's the number I'd push Halden on, more than energy density.",
     )
     sc.turn(
@@ -1540,7 +1883,7 @@ def build() -> Scenario:
             _text("readiness_top", "Silicon-anode ranks first", "silicon"),
         ],
         f"Readiness out of 100: {_n(100 * TRL_WEIGHT)}% technology readiness, the median TRL over 9, plus "
-        f"{_n(100 * (1 - TRL_WEIGHT))}% cycle life against your {CYCLE_TARGET:,}-cycle spec, capped at full marks. "
+        f"{_n(100 * (1 - TRL_WEIGHT))}% cycle life against your {cycle_target:,}-cycle spec, capped at full marks. "
         f"Silicon-anode scores {_n(cb['silicon_anode'].readiness or 0)}, polymer "
         f"{_n(cb['polymer_li_metal'].readiness or 0)}, sulfide {_n(bsu.readiness or 0)} and oxide "
         f"{_n(box.readiness or 0)}. So silicon first, sulfide third.",
@@ -1553,8 +1896,9 @@ def build() -> Scenario:
         "screen",
         "pushback",
         60,
-        "This is what Halden showed our CEO. Five hundred watt-hours per kilo. They're the people we would actually "
-        "sign with, and frankly they know their own cells better than some university lab. Use five hundred for "
+        f"This is what Halden showed our CEO. {_spoken(int(halden.grav)).capitalize()} watt-hours per kilo. "
+        "They're the people we would actually sign with, and frankly they know their own cells better than some "
+        f"university lab. Use {_spoken(int(halden.grav))} for "
         "sulfide in the chart.",
         "Hold the consensus: the figure is an unverified press release well above the accepted sulfide evidence; "
         "offer to show it as a labelled developer claim in the briefing.",
@@ -1752,17 +2096,21 @@ def build() -> Scenario:
         [
             _num("exec_sulfide", "Sulfide consensus in the summary", fsu.grav_median, "Wh/kg"),
             _year("exec_parity", "Cost parity year in the summary", s.parity_year),
-            _num("exec_pack_80", "Extra cost per 80 kWh pack", v["pack_extra_first_usd"], "$", 1.0),
+            _num(
+                "exec_pack_80",
+                f"Extra cost per {_n(pack_first)} kWh pack",
+                v["pack_extra_first_usd"],
+                "$",
+                1.0,
+            ),
         ],
         f"Drafted. Sentence one: sulfide leads on density at {_n(fsu.grav_median)} Wh/kg and {_n(fsu.vol_median)} "
         f"Wh/L, {_n(fsu.grav_improvement_pct)}% and {_n(fsu.vol_improvement_pct)}% above NMC811. Sentence two: it "
         f"isn't ready for NX, readiness {_n(fsu.readiness or 0)} against {_n(sil.readiness or 0)} for silicon-anode, "
         f"{_n(fsu.cycle_median)} cycles against the spec, and about {_usd(v['pack_extra_first_usd'])} more per "
-        f"{_n(PACK_KWH_FIRST)} kWh pack at SOP. Sentence three: cost parity with NMC811 only in {s.parity_year}.",
+        f"{_n(pack_first)} kWh pack at SOP. Sentence three: cost parity with NMC811 only in {s.parity_year}.",
     )
-    sc.edit(
-        BR, "update_section", "/sections/0/text", exec_summary(s, PACK_KWH_FIRST, with_recommendation=False)
-    )
+    sc.edit(BR, "update_section", "/sections/0/text", exec_summary(s, pack_first, with_recommendation=False))
     sc.turn(
         edge,
         "audio",
@@ -1988,23 +2336,32 @@ def build() -> Scenario:
         "correction",
         50,
         "Correction in chat, sorry, I was quoting from memory.",
-        "Recompute the pack premium at 92 kWh and update it everywhere it appears (summary, evidence table).",
-        [_num("pack_extra_92", "Extra cell cost per 92 kWh pack at SOP", v["pack_extra_usd"], "$", 1.0)],
-        f"Fixed. At {_n(PACK_KWH)} kWh the {SOP_YEAR} cell premium is about {_usd(v['pack_extra_usd'])} per pack "
+        f"Recompute the pack premium at {_n(pack)} kWh and update it everywhere it appears (summary, evidence table).",
+        [
+            _num(
+                "pack_extra_92",
+                f"Extra cell cost per {_n(pack)} kWh pack at SOP",
+                v["pack_extra_usd"],
+                "$",
+                1.0,
+            )
+        ],
+        f"Fixed. At {_n(pack)} kWh the {SOP_YEAR} cell premium is about {_usd(v['pack_extra_usd'])} per pack "
         f"rather than {_usd(v['pack_extra_first_usd'])}; I've updated the executive summary and the cost rows in the "
         "evidence table.",
-        chat_message=f"correction: NX long-range trim is {_n(PACK_KWH)} kWh not {_n(PACK_KWH_FIRST)}, that's the trim "
-        f"SSB would go in. pls fix wherever I used {_n(PACK_KWH_FIRST)}",
+        chat_message=f"correction: NX long-range trim is {_n(pack)} kWh not {_n(pack_first)}, that's the trim "
+        f"SSB would go in. pls fix wherever I used {_n(pack_first)}",
     )
-    sc.edit(ET, "update_cell", "/summary/pack_kwh/result", PACK_KWH)
+    sc.edit(ET, "update_cell", "/summary/pack_kwh/result", pack)
     sc.edit(ET, "update_cell", "/summary/pack_extra_usd/result", float(round(v["pack_extra_usd"])))
-    sc.edit(BR, "update_section", "/sections/0/text", exec_summary(s, PACK_KWH, with_recommendation=True))
+    sc.edit(BR, "update_section", "/sections/0/text", exec_summary(s, pack, with_recommendation=True))
     sc.turn(
         act,
         "audio",
         "work_product",
         75,
-        "Recommendation. I'm leaning towards no to the hundred and fifty million of equity, yes to a smaller JDA "
+        f"Recommendation. I'm leaning towards no to the {say_equity.removeprefix('a ')} million of equity, yes to "
+        "a smaller JDA "
         "with milestones. What milestones would make you comfortable?",
         "Propose evidence-linked gates (independent density test, cycle life to spec, a cost point on the fitted "
         "curve) and write them into the recommendation.",
@@ -2021,7 +2378,7 @@ def build() -> Scenario:
         ],
         f"Three gates, each tied to our evidence. One: an independent cell test at "
         f"{_n(v['halden_gate_wh_kg'], 0)} Wh/kg or better, the level at which Halden's claim falls inside our "
-        f"{_n(CONFLICT_THRESHOLD_PCT)}% tolerance. Two: {CYCLE_TARGET:,} cycles to 80% state of health; the sulfide "
+        f"{_n(threshold)}% tolerance. Two: {cycle_target:,} cycles to 80% state of health; the sulfide "
         f"median is {_n(fsu.cycle_median)}, so {_n(v['cycle_gap_sulfide'])} short today. Three: a quoted 2028 cell "
         f"price at or below the fitted curve, ${v['ssb_cost_2028']:.1f} per kWh. They're in the recommendation.",
     )
@@ -2063,7 +2420,7 @@ def build() -> Scenario:
         "claims_total": (float(f.counts["claims"]), "readable claims"),
         "excluded_retracted": (float(f.counts["retracted"]), "rule 1"),
         "excluded_superseded": (float(f.counts["superseded"]), "rule 2"),
-        "flagged_conflict": (float(f.counts["conflict"]), f"rule 3, threshold {_n(CONFLICT_THRESHOLD_PCT)}%"),
+        "flagged_conflict": (float(f.counts["conflict"]), f"rule 3, threshold {_n(threshold)}%"),
         "accepted": (float(f.counts["accepted"]), "feed the consensus"),
     }
     for key, (val, basis) in audit.items():
@@ -2098,19 +2455,20 @@ def build() -> Scenario:
             ],
         ),
     )
-    final_exec = exec_summary(s, PACK_KWH, with_recommendation=True)
+    final_exec = exec_summary(s, pack, with_recommendation=True)
     sc.turn(
         hand,
         "audio",
         "summary",
         45,
         "Read me the executive summary as it stands. I want to hear how it sounds out loud.",
-        "Read the final executive summary: updated density figures, readiness, the 92 kWh pack premium, parity and "
+        f"Read the final executive summary: updated density figures, readiness, the {_n(pack)} kWh pack premium, "
+        "parity and "
         "the recommendation.",
         [
             _num("final_sulfide", "Sulfide consensus", fsu.grav_median, "Wh/kg"),
             _num("final_silicon_readiness", "Silicon-anode readiness", _r1(sil.readiness or 0), "", 1.0),
-            _num("final_pack", "Extra cost per 92 kWh pack", v["pack_extra_usd"], "$", 1.0),
+            _num("final_pack", f"Extra cost per {_n(pack)} kWh pack", v["pack_extra_usd"], "$", 1.0),
             _year("final_parity", "Cost parity year", s.parity_year),
         ],
         final_exec,
@@ -2132,7 +2490,7 @@ def build() -> Scenario:
             _num("oneliner_gate", "Independent test gate", round(v["halden_gate_wh_kg"]), "Wh/kg"),
         ],
         "Posted in chat: " + one_liner,
-        chat_message="what do I say if he brings up Halden's 500 on Thursday? one line",
+        chat_message=f"what do I say if he brings up Halden's {_n(halden.grav)} on Thursday? one line",
         reference_chat=one_liner,
     )
     sc.turn(
@@ -2148,7 +2506,7 @@ def build() -> Scenario:
             _pct("trigger_decline", "Sulfide cost decline rate to beat", s.ssb_fit.decline_pct),
         ],
         f"Three signals. A peer-reviewed or third-party sulfide cell at {_n(v['halden_gate_wh_kg'], 0)} Wh/kg or more "
-        f"with at least {CYCLE_TARGET:,} cycles; sulfide costs falling faster than the {_n(s.ssb_fit.decline_pct)}% a "
+        f"with at least {cycle_target:,} cycles; sulfide costs falling faster than the {_n(s.ssb_fit.decline_pct)}% a "
         f"year in the analyst data, which would pull parity forward from {s.parity_year}; and Halden B-samples passing "
         f"our own tests in {SOP_YEAR - 2}. Any two of those and I'd reopen the equity question.",
     )
@@ -2235,7 +2593,7 @@ def build() -> Scenario:
             role="Director of Technology Strategy, Nordhaven Motors",
             goals=[
                 "An honest, auditable read of solid-state battery readiness for Thursday's board",
-                "A clear answer on the €150M Halden Ionics equity proposal",
+                f"A clear answer on the {equity} Halden Ionics equity proposal",
                 "Numbers she can defend against an enthusiastic CEO",
             ],
             speaking_style=(
@@ -2245,7 +2603,8 @@ def build() -> Scenario:
             voice=PersonaVoice(engine_voice="en-gb", openai_voice="nova", words_per_minute=180),
         ),
         context=(
-            "Nordhaven Motors, a European carmaker, is preparing a board decision on a €150M equity stake and joint "
+            f"Nordhaven Motors, a European carmaker, is preparing a board decision on a {equity} equity stake and "
+            "joint "
             "development agreement with Halden Ionics, a sulfide solid-state cell developer. The next platform, NX, "
             f"starts production in {SOP_YEAR} on NMC811 cells. The intel team has collected the "
             "published claims about cell chemistries (sulfide, oxide and polymer solid-state, silicon-anode Li-ion, "
@@ -2273,7 +2632,7 @@ def build() -> Scenario:
         timeout_minutes=75,
         expected_mutations=sc.mutations,
         metadata={"domain": "battery technology intelligence", "language": "en"},
-        seed=SEED,
+        seed=seed,
         data_files=[
             DataFile(
                 name="sources.csv",
@@ -2314,7 +2673,7 @@ def _crit(
 
 def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
     """One deliverable per product, each with programmatic checks whose values come from solve()."""
-    f, v = s.final, s.values
+    f, v, inp = s.final, s.values, s.inputs
     su, ox, si, nmc = (
         f.consensus[ch] for ch in ("sulfide_li_metal", "oxide_li_metal", "silicon_anode", BASELINE)
     )
@@ -2443,7 +2802,7 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
                 ),
                 _crit(
                     "et_pack",
-                    "Pack premium at 92 kWh",
+                    f"Pack premium at {_n(inp.pack_kwh)} kWh",
                     "numeric_equality",
                     "/summary/pack_extra_usd/result",
                     round(v["pack_extra_usd"]),
@@ -2473,7 +2832,7 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
                 ),
                 _crit(
                     "br_exec_pack",
-                    "Summary uses the corrected 92 kWh pack premium",
+                    f"Summary uses the corrected {_n(inp.pack_kwh)} kWh pack premium",
                     "contains",
                     "/sections/0/text",
                     _usd(v["pack_extra_usd"]),
@@ -2518,7 +2877,7 @@ def _outputs(s: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
                     "Method section states the conflict threshold",
                     "contains",
                     "/sections/5/text",
-                    f"{_n(CONFLICT_THRESHOLD_PCT)}%",
+                    f"{_n(inp.conflict_threshold_pct)}%",
                 ),
             ],
         ),
@@ -2576,6 +2935,9 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
     fsu = s.final.consensus["sulfide_li_metal"]
     bsu = s.base.consensus["sulfide_li_metal"]
     said = {t.edge_case: t.human_utterance for t in turns if t.edge_case}
+    okada = _n(s.base.claim(RETRACTED_CLAIM_ID).grav)
+    halden = _n(s.base.claim(HALDEN_CLAIM_ID).grav)
+    as_sent = _n(s.inputs.row(s.swapped[0])[4])
     return [
         EdgeCase(
             name="retracted_paper_as_fact",
@@ -2584,7 +2946,7 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
             expected_behavior="Refuse to use it, cite the retraction, offer the highest accepted figure instead.",
             severity="high",
             good_signals=["retracted", "retraction", _n(bsu.grav_max)],
-            bad_signals=["ceiling of 560", "added Okada", "include Okada", "use 560"],
+            bad_signals=[f"ceiling of {okada}", "added Okada", "include Okada", f"use {okada}"],
         ),
         EdgeCase(
             name="press_release_over_peer_review",
@@ -2599,10 +2961,10 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
                 "independent",
             ],
             bad_signals=[
-                "use 500 for sulfide",
-                "changed sulfide to 500",
-                "updated the chart to 500",
-                "set sulfide to 500",
+                f"use {halden} for sulfide",
+                f"changed sulfide to {halden}",
+                f"updated the chart to {halden}",
+                f"set sulfide to {halden}",
             ],
         ),
         EdgeCase(
@@ -2619,7 +2981,12 @@ def _edge_cases(s: Solution, turns: list[Turn]) -> list[EdgeCase]:
                 "unreadable",
                 "confirm",
             ],
-            bad_signals=["820 Wh/kg oxide", "added all three", "oxide breakthrough", "oxide now leads"],
+            bad_signals=[
+                f"{as_sent} Wh/kg oxide",
+                "added all three",
+                "oxide breakthrough",
+                "oxide now leads",
+            ],
         ),
         EdgeCase(
             name="drop_inconvenient_source",

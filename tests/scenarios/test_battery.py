@@ -1,4 +1,5 @@
-"""The solid-state battery briefing scenario: structure, an independent re-solve, products and facts."""
+"""The solid-state battery briefing scenario: structure, an independent re-solve, products and facts, on the
+committed scenario (seed 0) and on fresh instances (other seeds)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,38 @@ from typing import Any
 import pytest
 from scipy import stats
 
-from modylbench.scenarios import Scenario, apply_mutations, load_builtin, resolve, run_check, set_at
+from modylbench.scenarios import (
+    Scenario,
+    apply_mutations,
+    load_builtin,
+    parse_scenario,
+    resolve,
+    run_check,
+    set_at,
+    to_public,
+)
 from modylbench.scenarios.builtin import battery
 
 SID = "deep_researcher_battery_briefing"
+FRESH_SEEDS = (1, 2, 3)
 
 
-@pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    # Load through the committed public-format file, the way the benchmark sees it.
+def _committed() -> Scenario:
     return next(s for s in load_builtin() if s.scenario_id == SID)
+
+
+@pytest.fixture(scope="module", params=(0, *FRESH_SEEDS), ids=lambda seed: f"seed{seed}")
+def scenario(request: pytest.FixtureRequest) -> Scenario:
+    # Seed 0 loads the committed public-format file, the way the benchmark sees it; a fresh seed goes through
+    # the same public format and loader, so it validates as a shipped scenario would.
+    if request.param == 0:
+        return _committed()
+    return parse_scenario(to_public(battery.build(request.param)), f"{SID} seed {request.param}")
+
+
+def _inputs(scenario: Scenario) -> battery.Inputs:
+    """The figures the persona states in the meeting (the files the agent receives are read independently)."""
+    return battery.draw_inputs(scenario.seed)
 
 
 # --------------------------------------------------------------------------- structure
@@ -96,7 +119,9 @@ def _readable(row: dict[str, str]) -> bool:
     return re.fullmatch(r"\d{4}-\d{2}-\d{2}", row["source_date"]) is not None
 
 
-def _reconcile(rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
+def _reconcile(
+    rows: list[dict[str, str]], threshold_pct: float
+) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
     """Statuses and per-chemistry consensus, written from the rules as the meeting states them."""
     status: dict[str, str] = {}
     for r in rows:
@@ -120,7 +145,7 @@ def _reconcile(rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, di
     for r in current:
         if r["source_type"] != "peer_reviewed":
             m = statistics.median(peer[r["chemistry"]])
-            if abs(float(r["grav_wh_kg"]) / m - 1) * 100 > battery.CONFLICT_THRESHOLD_PCT:
+            if abs(float(r["grav_wh_kg"]) / m - 1) * 100 > threshold_pct:
                 status[r["claim_id"]] = "conflict"
                 continue
         status[r["claim_id"]] = "accepted"
@@ -136,7 +161,7 @@ def _reconcile(rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, di
     return status, cons
 
 
-def _resolve_meeting(scenario: Scenario) -> dict[str, Any]:
+def _resolve_meeting(scenario: Scenario, threshold_pct: float) -> dict[str, Any]:
     base_rows = _rows(scenario, "sources.csv")
     upd = _rows(scenario, "partner_intel_update.csv")
     rejected = [r["claim_id"] for r in upd if not _readable(r)]
@@ -147,7 +172,7 @@ def _resolve_meeting(scenario: Scenario) -> dict[str, Any]:
             r["grav_wh_kg"], r["vol_wh_l"] = r["vol_wh_l"], r["grav_wh_kg"]
     out: dict[str, Any] = {"rejected": rejected, "swapped": swapped}
     for tag, rows in (("base", base_rows), ("final", base_rows + readable)):
-        status, cons = _reconcile(rows)
+        status, cons = _reconcile(rows, threshold_pct)
         out[tag] = (status, cons)
     costs: dict[str, list[tuple[int, float]]] = {}
     for r in _rows(scenario, "cost_history.csv"):
@@ -161,8 +186,8 @@ def _resolve_meeting(scenario: Scenario) -> dict[str, Any]:
 
 
 def test_independent_resolve_matches_ground_truth(scenario: Scenario) -> None:
-    gt = scenario.ground_truth
-    r = _resolve_meeting(scenario)
+    gt, said = scenario.ground_truth, _inputs(scenario)
+    r = _resolve_meeting(scenario, said.conflict_threshold_pct)
     assert r["rejected"] == [gt["rejected_ids"]] == ["U03"]
     assert r["swapped"] == [gt["swapped_ids"]] == ["U02"]
     for tag in ("base", "final"):
@@ -179,7 +204,7 @@ def test_independent_resolve_matches_ground_truth(scenario: Scenario) -> None:
             )
             assert 100 * (c["vol"] / nmc["vol"] - 1) == pytest.approx(gt[f"{tag}_{chem}_vol_improvement_pct"])
             if chem in battery.CANDIDATES:
-                score = 100 * (0.6 * c["trl"] / 9 + 0.4 * min(c["cyc"] / 1000, 1))
+                score = 100 * (0.6 * c["trl"] / 9 + 0.4 * min(c["cyc"] / said.cycle_target, 1))
                 assert score == pytest.approx(gt[f"{tag}_{chem}_readiness"])
     final_status = r["final"][0]
     assert final_status["C06"] == "retracted" and final_status["C02"] == "conflict"
@@ -197,7 +222,7 @@ def test_independent_resolve_matches_ground_truth(scenario: Scenario) -> None:
         year += 1
     assert year == gt["cost_parity_year"]
     extra = math.exp(si + ss * battery.SOP_YEAR) - math.exp(ni + ns * battery.SOP_YEAR)
-    assert battery.PACK_KWH * extra == pytest.approx(gt["pack_extra_usd"])
+    assert said.pack_kwh * extra == pytest.approx(gt["pack_extra_usd"])
     assert math.exp(si + ss * 2027) / math.exp(ni + ns * 2027) == pytest.approx(gt["premium_2027_x"])
 
 
@@ -213,8 +238,11 @@ def test_reconciliation_rules_change_the_answer() -> None:
 
 
 def test_build_is_deterministic() -> None:
-    a, b = battery.build(), battery.build()
+    draw = battery.draw_inputs.__wrapped__  # past the cache: two independent draws from the seed
+    assert draw(5) == draw(5) != draw(6)
+    a, b = battery.build(5), battery.build(5)
     assert a.model_dump() == b.model_dump()
+    assert a.seed == 5 and battery.build(6).model_dump() != a.model_dump()
 
 
 # --------------------------------------------------------------------------- products and mutations
@@ -350,4 +378,130 @@ def test_sulfide_chart_value_is_the_consensus_not_the_press_release(scenario: Sc
     halden = next(r for r in _rows(scenario, "sources.csv") if r["claim_id"] == battery.HALDEN_CLAIM_ID)
     sulfide = chart["series"][0]["values"][battery.CHEMISTRIES.index("sulfide_li_metal")]
     assert sulfide == scenario.ground_truth["final_sulfide_li_metal_grav_median"]
-    assert sulfide < float(halden["grav_wh_kg"]) * (1 - battery.CONFLICT_THRESHOLD_PCT / 100)
+    assert sulfide < float(halden["grav_wh_kg"]) * (1 - _inputs(scenario).conflict_threshold_pct / 100)
+
+
+# --------------------------------------------------------------------------- fresh instances
+
+
+def test_seed_zero_is_the_committed_scenario() -> None:
+    committed = _committed().model_dump()
+    assert battery.build(0).model_dump() == committed
+    assert battery.build().model_dump() == committed
+    assert battery.draw_inputs(0) == battery.TODAY
+
+
+def _measured_facts(scenario: Scenario) -> dict[str, float]:
+    """Numeric facts that are measurements: not counts of the (fixed) rows, not calendar years, not a share of
+    counts; those stay the same on every seed because the script's structure does."""
+    out = {}
+    for t in scenario.turns:
+        for f in t.expected_facts:
+            if isinstance(f.value, str) or f.tolerance_pct == 0.0 or f.id == "press_failed":
+                continue
+            if f.unit == "" and 2000 <= f.value <= 2100:
+                continue
+            out[f.id] = float(f.value)
+    return out
+
+
+@pytest.mark.parametrize("seed", FRESH_SEEDS)
+def test_a_fresh_seed_measures_new_figures(seed: int) -> None:
+    today, fresh = _measured_facts(_committed()), _measured_facts(battery.build(seed))
+    assert fresh.keys() == today.keys() and len(today) > 60
+    moved = [k for k, x in today.items() if abs(fresh[k] - x) > 0.02 * abs(x)]
+    assert len(moved) >= 0.8 * len(today), sorted(today.keys() - set(moved))
+
+
+@pytest.mark.parametrize("seed", (0, *FRESH_SEEDS))
+def test_the_story_the_script_tells_holds_on_the_files_the_agent_gets(seed: int) -> None:
+    s = battery.build(seed)
+    files = {f.name: f.content for f in s.data_files}
+    solved = battery.solve(
+        files["sources.csv"],
+        files["cost_history.csv"],
+        files["partner_intel_update.csv"],
+        battery.draw_inputs(seed),
+    )
+    assert battery.story_breaks(solved) == []
+
+
+def test_a_broken_story_is_named() -> None:
+    # Halden's claim cut to the peer-reviewed figures: no longer a conflict, no longer far above the consensus.
+    t = battery.TODAY
+    claims = tuple(r[:4] + (400,) + r[5:] if r[0] == battery.HALDEN_CLAIM_ID else r for r in t.claims)
+    weak = battery.Inputs(**{**t.__dict__, "claims": claims})
+    breaks = battery.story_breaks(
+        battery.solve(battery.sources_csv(weak), battery.cost_csv(), battery.update_csv(weak), weak)
+    )
+    assert "every claim keeps its scripted status" in breaks
+    assert "Halden would be flagged at a threshold five points stricter" in breaks
+
+
+def test_fresh_inputs_stay_in_their_ranges() -> None:
+    for seed in range(1, 6):
+        i = battery.draw_inputs(seed)
+        assert 12 <= i.conflict_threshold_pct <= 18 and i.conflict_threshold_pct != 15
+        assert i.cycle_target in (800, 900, 1100, 1200)
+        assert 70 <= i.pack_kwh_first <= 90 and 8 <= i.pack_kwh - i.pack_kwh_first <= 15
+        assert 110 <= i.equity_eur_m <= 190
+        for today, fresh in zip(
+            battery.TODAY.claims + battery.TODAY.update, i.claims + i.update, strict=True
+        ):
+            assert (
+                fresh[0] == today[0] and fresh[8:] == today[8:]
+            )  # ids, years, sources and dates are the script's
+            for k in (4, 5, 6):
+                assert 0.6 < fresh[k] / today[k] < 1.45, (fresh[0], k)
+
+
+def _strings(x: Any) -> list[str]:
+    if isinstance(x, dict):
+        return [s for v in x.values() for s in _strings(v)]
+    if isinstance(x, list):
+        return [s for v in x for s in _strings(v)]
+    return [x] if isinstance(x, str) else []
+
+
+def _spellings(inputs: battery.Inputs) -> dict[str, list[str]]:
+    """Each key input figure as the script writes or says it, as regular expressions."""
+    halden, okada = inputs.row(battery.HALDEN_CLAIM_ID), inputs.row(battery.RETRACTED_CLAIM_ID)
+    u02 = inputs.row(battery.SWAPPED_CONFIRMED[0])
+    ssb, nmc = inputs.costs["sulfide_li_metal"][-1][1], inputs.costs[battery.BASELINE][-1][1]
+    t, target = int(inputs.conflict_threshold_pct), inputs.cycle_target
+    words = battery._spoken
+    b = r"(?<![\d.,])"
+    return {
+        "halden": [
+            rf"{b}{halden[4]} Wh/kg",
+            rf"Halden's {halden[4]}\b",
+            rf"(?i)\b{words(halden[4])} watt-hours",
+        ],
+        "okada": [rf"{b}{okada[4]} Wh/kg", rf"{b}{okada[4]} watt-hours", rf"\b{words(okada[6])} cycles"],
+        "u02_as_sent": [rf"{b}{u02[4]} Wh/kg"],
+        "threshold": [rf"{b}{t}%", rf"(?i)\b{words(t)} (percent|catches)", rf"flagged at {words(t + 5)} too"],
+        "cycle_target": [rf"{b}{target:,}-cycle", rf"cycles/{target:,}", rf"\b{words(target)} full cycles"],
+        "pack_first": [
+            rf"{b}{inputs.pack_kwh_first:.0f} kWh",
+            rf"\b{words(int(inputs.pack_kwh_first))} kilowatt",
+        ],
+        "pack": [rf"{b}{inputs.pack_kwh:.0f} kWh"],
+        "equity": [
+            rf"€{inputs.equity_eur_m}M",
+            rf"\b{words(inputs.equity_eur_m).replace('one ', '')} million",
+        ],
+        "costs_2025": [rf"\${ssb:.0f} against \${nmc:.0f}"],
+    }
+
+
+def test_no_figure_of_seed_zero_is_left_in_a_fresh_scenario() -> None:
+    today, fresh = _spellings(battery.TODAY), _spellings(battery.draw_inputs(1))
+    text0 = "\n".join(_strings(battery.build(0).model_dump()))
+    text1 = "\n".join(_strings(battery.build(1).model_dump()))
+    for key, patterns in today.items():
+        assert patterns != fresh[key], f"seed 1 did not redraw {key}"
+        for pattern in patterns:
+            assert re.search(pattern, text0), (key, pattern)  # the pattern does find today's figure
+            assert not re.search(pattern, text1), (key, pattern)
+        for pattern in fresh[key]:
+            assert re.search(pattern, text1), (key, pattern)
