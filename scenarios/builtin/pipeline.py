@@ -731,6 +731,14 @@ def _musd(x: float) -> str:
     return f"${x / 1e6:.2f}M"
 
 
+def _short_musd(x: float) -> str:
+    """The memo's pipeline figure as a check matches it: one decimal when that is within 0.5% of the
+    two-decimal text, else two."""
+    written = round(x / 1e6, 2)
+    one = round(x / 1e6, 1)
+    return f"${one:.1f}" if abs(one - written) <= 0.005 * abs(written) else f"${written:.2f}"
+
+
 def _kusd(x: float) -> str:
     return f"${x / 1e3:.1f}K"
 
@@ -2683,7 +2691,7 @@ def _criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
                 "impact gives the lost pipeline",
                 "contains",
                 "/sections/3/text",
-                f"${f('lost_pipeline_usd') / 1e6:.1f}",
+                _short_musd(f("lost_pipeline_usd")),
             ),
             C(
                 "memo_recs_holdout",
