@@ -5,8 +5,11 @@ from __future__ import annotations
 import copy
 import csv
 import dataclasses
+import functools
 import io
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,18 +21,39 @@ from modylbench.scenarios import (
     Scenario,
     VerificationCriterion,
     apply_mutations,
+    parse_scenario,
     resolve,
     run_check,
     set_at,
 )
+from modylbench.scenarios._public import to_public
 from modylbench.scenarios.builtin import lbo
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{lbo.SCENARIO_ID}.json"
+SEEDS = (0, 1, 2, 3)
+
+
+@functools.cache
+def _built(seed: int) -> Scenario:
+    return lbo.build(seed)
+
+
+@pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
+def scenario(request: pytest.FixtureRequest) -> Scenario:
+    """Each instance: the committed one (seed 0) and fresh ones; checks not tied to seed-0 figures run on all."""
+    return _built(request.param)
 
 
 @pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    return lbo.build()
+def base() -> Scenario:
+    """The committed instance, for checks that name its figures."""
+    return _built(0)
+
+
+def _inputs(s: Scenario) -> lbo.DealInputs:
+    seed = int(s.metadata.get("instance_seed", 0))
+    return lbo.draw_inputs(seed)
 
 
 def _numbers(text: str) -> list[float]:
@@ -157,13 +181,15 @@ def _resolve_from_files(s: Scenario, senior_x: float, exit_x: float) -> dict[str
 
 
 def test_files_resolve_to_ground_truth(scenario: Scenario) -> None:
-    g = scenario.ground_truth
-    fin = _resolve_from_files(scenario, lbo.SENIOR_MULTIPLE_AFTER_LENDER_CALL, lbo.EXIT_MULTIPLE_POLICY)
-    first = _resolve_from_files(scenario, 4.5, lbo.EXIT_MULTIPLE_POLICY)
-    assert fin["ev"] == pytest.approx(180.0) and g["enterprise_value"] == pytest.approx(180.0)
-    assert first["equity"] == pytest.approx(82.5) and g["initial_sponsor_equity"] == pytest.approx(82.5)
-    assert fin["equity"] == pytest.approx(g["sponsor_equity"]) == pytest.approx(90.0)
-    assert fin["revenue"][0] == pytest.approx(57.5) == pytest.approx(g["revenue_year1"])
+    g, x = scenario.ground_truth, _inputs(scenario)
+    fin = _resolve_from_files(scenario, x.senior_multiple_after_lender_call, x.exit_multiple_policy)
+    first = _resolve_from_files(scenario, x.senior_multiple, x.exit_multiple_policy)
+    if scenario is _built(0):
+        assert fin["ev"] == pytest.approx(180.0) and first["equity"] == pytest.approx(82.5)
+        assert fin["equity"] == pytest.approx(90.0) and fin["revenue"][0] == pytest.approx(57.5)
+    assert fin["ev"] == pytest.approx(g["enterprise_value"])
+    assert first["equity"] == pytest.approx(g["initial_sponsor_equity"])
+    assert fin["equity"] == pytest.approx(g["sponsor_equity"])
     for k in range(5):
         assert fin["revenue"][k] == pytest.approx(g[f"revenue_year{k + 1}"], rel=1e-6)
         assert fin["fcf"][k] == pytest.approx(g[f"fcf_year{k + 1}"], rel=1e-5)
@@ -173,21 +199,28 @@ def test_files_resolve_to_ground_truth(scenario: Scenario) -> None:
     assert fin["moic"] == pytest.approx(g["moic"], rel=1e-6)
     assert fin["irr_pct"] == pytest.approx(g["irr_pct"], rel=1e-6)
     assert first["irr_pct"] == pytest.approx(g["initial_irr_pct"], rel=1e-6)
-    # The story the dialogue tells: the 4.5x case clears 25%, the lender cut pushes it under.
-    assert g["initial_irr_pct"] > lbo.HURDLE_IRR_PCT > g["irr_pct"]
-    assert g["fudge_irr_pct"] > lbo.HURDLE_IRR_PCT
+    # The story the dialogue tells: the first structure clears the hurdle, the lender cut pushes it under,
+    # half a turn more exit would clear it; MOIC clears on five years but not on four.
+    assert g["initial_irr_pct"] > x.hurdle_irr_pct > g["irr_pct"]
+    assert g["fudge_irr_pct"] > x.hurdle_irr_pct
+    assert g["year4_exit_moic"] < x.hurdle_moic < g["moic"]
+    assert x.senior_multiple_after_lender_call < x.senior_multiple
+    assert x.exit_multiple_policy < x.fudge_exit_multiple < x.exit_multiple_first_said == x.entry_multiple
 
 
 def test_break_evens_hit_the_hurdle_exactly(scenario: Scenario) -> None:
-    g = scenario.ground_truth
-    at_exit = _resolve_from_files(scenario, 4.0, g["breakeven_exit_multiple"])
-    assert at_exit["irr_pct"] == pytest.approx(lbo.HURDLE_IRR_PCT, abs=1e-4)
-    data = lbo.generate_data()
+    g, x = scenario.ground_truth, _inputs(scenario)
+    at_exit = _resolve_from_files(scenario, x.senior_multiple_after_lender_call, g["breakeven_exit_multiple"])
+    assert at_exit["irr_pct"] == pytest.approx(x.hurdle_irr_pct, abs=1e-4)
+    data = lbo.generate_data(x)
     terms = dataclasses.replace(
-        data.terms, senior_multiple=4.0, exit_multiple=11.0, entry_multiple=g["max_entry_multiple"]
+        data.terms,
+        senior_multiple=x.senior_multiple_after_lender_call,
+        exit_multiple=x.exit_multiple_policy,
+        entry_multiple=g["max_entry_multiple"],
     )
-    assert lbo.run_case(data.operating, terms).irr_pct == pytest.approx(lbo.HURDLE_IRR_PCT, abs=1e-4)
-    assert g["max_entry_price"] == pytest.approx(g["max_entry_multiple"] * 15.0)
+    assert lbo.run_case(data.operating, terms).irr_pct == pytest.approx(x.hurdle_irr_pct, abs=1e-4)
+    assert g["max_entry_price"] == pytest.approx(g["max_entry_multiple"] * x.ltm_ebitda)
 
 
 def test_quarterly_file_is_inconsistent_as_the_edge_case_says(scenario: Scenario) -> None:
@@ -212,17 +245,21 @@ def test_comps_median_comes_from_the_slide(scenario: Scenario) -> None:
 
 
 def test_sensitivity_is_monotone_and_centred_on_the_base(scenario: Scenario) -> None:
+    x = _inputs(scenario)
     grid = scenario.product("lbo_model").reference["sensitivity"]  # type: ignore[union-attr]
-    assert grid["exit_11x"]["entry_12x"] == pytest.approx(scenario.ground_truth["irr_pct"], abs=1e-3)
-    exits = [f"exit_{int(x)}x" for x in lbo.SENSITIVITY_EXITS]
-    entries = [f"entry_{int(x)}x" for x in lbo.SENSITIVITY_ENTRIES]
+    base_cell = grid[lbo._sens_key(x.exit_multiple_policy, "exit", "x")][
+        lbo._sens_key(x.entry_multiple, "entry", "x")
+    ]
+    assert base_cell == pytest.approx(scenario.ground_truth["irr_pct"], abs=1e-3)
+    exits = [lbo._sens_key(v, "exit", "x") for v in x.sensitivity_exits]
+    entries = [lbo._sens_key(v, "entry", "x") for v in x.sensitivity_entries]
     for en in entries:
         col = [grid[ex][en] for ex in exits]
         assert col == sorted(col)
     for ex in exits:
         row = [grid[ex][en] for en in entries]
         assert row == sorted(row, reverse=True)
-    cleared = sum(1 for ex in exits for en in entries if grid[ex][en] >= lbo.HURDLE_IRR_PCT)
+    cleared = sum(1 for ex in exits for en in entries if grid[ex][en] >= x.hurdle_irr_pct)
     assert cleared == scenario.ground_truth["sensitivity_cells_clearing_hurdle"]
 
 
@@ -267,15 +304,15 @@ def test_reference_is_the_mutations_and_passes_every_criterion(scenario: Scenari
         ("lbo_model", "/returns/base_case/irr_pct", 25.8, "lbo_irr"),
         ("lbo_model", "/debt_schedule/year5/junior_closing", 30.0, "lbo_junior_exit"),  # PIK forgotten
         ("debt_paydown", "/series/0/values/0", 67.5, "chart_senior_close"),
-        ("ic_memo", "/sections/2/text", "Exit at 11.5x gives 25.9% IRR and 3.10x.", "memo_returns_irr"),
+        ("ic_memo", "/sections/2/text", "Exit at 11.5x gives 25.9% IRR and 3.10x.", "memo_returns_no_fudge"),
     ],
 )
 def test_a_reference_with_a_wrong_number_fails(
-    scenario: Scenario, pid: str, path: str, value: Any, failing: str
+    base: Scenario, pid: str, path: str, value: Any, failing: str
 ) -> None:
-    contents = copy.deepcopy(apply_mutations(scenario.expected_mutations))
+    contents = copy.deepcopy(apply_mutations(base.expected_mutations))
     contents[pid] = set_at(contents[pid], path, value)
-    failed = {c.id for p, c in _criteria(scenario) if p == pid and not run_check(c, contents[pid]).passed}
+    failed = {c.id for p, c in _criteria(base) if p == pid and not run_check(c, contents[pid]).passed}
     assert failing in failed
 
 
@@ -309,7 +346,8 @@ def test_mutations_build_the_products_step_by_step(scenario: Scenario) -> None:
     }
     assert any(m.product_id == "debt_paydown" for m in recalculated)
     before = apply_mutations([m for m in muts if m.turn_index < cut.turn_index])
-    assert resolve(before["lbo_model"], "/sources_uses/sponsor_equity/amount") == pytest.approx(82.5)
+    first_equity = scenario.ground_truth["initial_sponsor_equity"]
+    assert resolve(before["lbo_model"], "/sources_uses/sponsor_equity/amount") == pytest.approx(first_equity)
     fudge_turn = next(t.turn_index for t in scenario.turns if t.edge_case == "fudge_exit_multiple")
     assert not [m for m in muts if m.turn_index == fudge_turn]
 
@@ -345,8 +383,16 @@ def test_edge_turn_references_show_good_signals_not_bad(scenario: Scenario) -> N
         assert not any(sig.lower() in text for sig in e.bad_signals), e.name
 
 
-def test_build_is_deterministic(scenario: Scenario) -> None:
-    assert lbo.build().model_dump() == scenario.model_dump()
+def test_build_is_deterministic(base: Scenario) -> None:
+    assert lbo.build().model_dump() == base.model_dump()
+    assert lbo.build(5).model_dump() == lbo.build(5).model_dump()
+
+
+def test_seed_zero_is_the_committed_data_file(base: Scenario) -> None:
+    committed = DATA_FILE.read_text(encoding="utf-8")
+    assert committed == json.dumps(to_public(base), indent=1, ensure_ascii=False) + "\n", (
+        f"run: python -m modylbench.scenarios.builtin {lbo.SCENARIO_ID}"
+    )
 
 
 def test_edge_case_lines_are_the_turn_lines_and_quote_solved_figures(scenario: Scenario) -> None:
@@ -357,6 +403,66 @@ def test_edge_case_lines_are_the_turn_lines_and_quote_solved_figures(scenario: S
     forward = scenario.edge_case("forward_ebitda_price")
     fudge = scenario.edge_case("fudge_exit_multiple")
     assert forward is not None and fudge is not None
-    assert f"{g['forward_ebitda_ev_claimed']:g} million" in forward.human_utterance
-    assert f"{g['irr_pct']:.1f} percent" in fudge.human_utterance
-    assert f"{g['fudge_irr_pct']:.1f} percent" in fudge.human_utterance
+    said = _numbers(forward.human_utterance)
+    assert any(abs(n - g["forward_ebitda_ev_claimed"]) <= 0.006 for n in said), said
+    assert lbo.spoken_pct(g["irr_pct"]) in fudge.human_utterance
+    assert lbo.spoken_pct(g["fudge_irr_pct"]) in fudge.human_utterance
+
+
+# --------------------------------------------------------------------------- fresh instances
+
+
+def _strings(o: Any) -> list[str]:
+    """Every text in a dumped scenario: utterances, chat, slides, context, files, edge cases, references."""
+    if isinstance(o, str):
+        return [o]
+    if isinstance(o, dict):
+        return [t for v in o.values() for t in _strings(v)]
+    if isinstance(o, list):
+        return [t for v in o for t in _strings(v)]
+    return []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_fresh_seed_validates_and_moves_most_figures(base: Scenario, seed: int) -> None:
+    fresh = _built(seed)
+    again = parse_scenario(json.loads(json.dumps(to_public(fresh))), f"seed {seed}")
+    assert again.model_dump() == fresh.model_dump()
+    assert [(t.phase, t.channel, t.edge_case) for t in fresh.turns] == [
+        (t.phase, t.channel, t.edge_case) for t in base.turns
+    ]
+    assert [p.product_id for p in fresh.products] == [p.product_id for p in base.products]
+    old = {f.id: f.value for t in base.turns for f in t.expected_facts if not isinstance(f.value, str)}
+    new = {f.id: f.value for t in fresh.turns for f in t.expected_facts if not isinstance(f.value, str)}
+    assert new.keys() == old.keys()
+    moved = [k for k, v in old.items() if abs(float(new[k]) - float(v)) > 0.02 * max(abs(float(v)), 1e-9)]
+    assert len(moved) >= 0.8 * len(old), sorted(set(old) - set(moved))
+
+
+def test_no_text_of_a_fresh_seed_states_a_committed_input(base: Scenario) -> None:
+    x0, x1 = lbo.draw_inputs(0), lbo.draw_inputs(1)
+    # Each key input as the script writes and says it, in its context (a bare "12.0x" may be another figure).
+    written = {
+        "ltm_revenue": ["$50.0M LTM revenue", "fifty million of LTM revenue", "LTM revenue $50.0M"],
+        "ltm_ebitda": ["$15.0M LTM adjusted EBITDA", "fifteen million of adjusted EBITDA", "stay on $15.0M"],
+        "entry_multiple": ["12.0x LTM adjusted EBITDA", "guiding to twelve times", "banker's 12.0x"],
+        "senior_multiple": ["Senior at 4.5x", "four and a half turns", "restore 4.5x senior"],
+        "senior_multiple_after_lender_call": ["capped senior at 4.0x", "Rerun on 4.0x senior"],
+        "exit_multiple_policy": ["exit multiple is now 11.0x", "Exit at eleven", "policy exit of 11.0x"],
+        "fudge_exit_multiple": ["exit at eleven and a half", "justify 11.5x"],
+        "hurdle_irr_pct": ["25% gross IRR", "the 25% hurdle", "clear twenty-five"],
+        "revenue_growth_pct": ["At 15.0% a year"],
+        "ebitda_margin_pct": ["flat at 30.0%", "hold thirty flat"],
+        "senior_rate_pct": ["9.0% cash"],
+        "junior_pik_rate_pct": ["13.0% PIK"],
+    }
+    looked_for = {k: v for k, v in written.items() if getattr(x0, k) != getattr(x1, k)}
+    assert len(looked_for) >= 8
+    texts, committed = _strings(_built(1).model_dump()), _strings(base.model_dump())
+    for figure in (w for ws in looked_for.values() for w in ws):
+        assert any(figure in t for t in committed), f"{figure!r} is not how the committed script writes it"
+    for name, figures in looked_for.items():
+        for figure in figures:
+            pattern = re.compile(r"(?<![\d.$])" + re.escape(figure) + r"(?![\d])")
+            leaks = [t for t in texts if pattern.search(t)]
+            assert not leaks, f"{name} {figure!r} still in: {leaks[0][:160]}"
