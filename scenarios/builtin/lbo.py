@@ -2,7 +2,8 @@
 
 The operating case and term sheet are data files the persona pushes; ``solve`` runs the model
 (debt schedule with sweep, PIK mezzanine, exit returns, IRR by root-finding, sensitivities) and
-``build`` turns data + solution into the meeting, the products and their expected edits.
+``build`` turns data + solution into the meeting, the products and their expected edits. ``build(seed)``
+draws fresh deal inputs (``draw_inputs``) for the same meeting; seed 0 is the committed instance.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ BASE_INPUTS = DealInputs()
 def draw_inputs(seed: int) -> DealInputs:
     """Fresh deal inputs around the committed ones; seed 0 is the committed instance.
 
-    Draws are rejected until the story the meeting tells holds: the 4.5x-style structure clears the
+    Draws are rejected until the story the meeting tells holds: the first capital structure clears the
     IRR hurdle, the lender cut pushes it under, the fudge exit would clear it, and so on.
     """
     if seed == 0:
@@ -211,7 +212,7 @@ def _with_story_hurdles(x: DealInputs, rng: np.random.Generator) -> DealInputs |
     downside = run_case(
         _with_growth(op, x.downside_growth_pct), replace(cut, exit_multiple=x.downside_exit_multiple)
     )
-    # The IRR hurdle: a whole percent the 4.5x-style case clears and the cut case misses, by a margin
+    # The IRR hurdle: a whole percent the first structure clears and the cut case misses, by a margin
     # the dialogue can state in bps, and that half a turn more exit would clear.
     hurdles = [
         h
