@@ -2,6 +2,7 @@
 
 The CRM export is generated from a fixed seed with one planted break (mid-market inbound SQL→opportunity
 conversion collapses after a routing change in ISO week 31); ``solve()`` recovers it with real statistics.
+``build(seed)`` with a non-zero seed plays the same meeting on a fresh draw of the numbers.
 """
 
 from __future__ import annotations
