@@ -958,6 +958,9 @@ def story_breaks(s: Solution) -> list[str]:
         "Lindqvist is the highest accepted sulfide claim": (
             sulfide_acc[0].claim_id == "C05" and sulfide_acc[1].grav < sulfide_acc[0].grav
         ),
+        "Okada's retracted record is above every accepted sulfide claim": (
+            b.claim(RETRACTED_CLAIM_ID).grav > sulfide_acc[0].grav
+        ),
         "Halden would be flagged at a threshold five points stricter": v["halden_vs_peer_pct"] > t + 5,
         "Quartzline is the borderline conflict": t < v["quartzline_vs_peer_pct"] <= t + 5,
         "the sulfide consensus is below Halden's claim less the threshold": (
