@@ -10,6 +10,7 @@ import csv
 import io
 import logging
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,59 +41,207 @@ from modylbench.scenarios._schema import (
 logger = logging.getLogger(__name__)
 
 SCENARIO_ID = "optimization_solver_supply_chain"
-SEED = 19
 
-# Policy inputs the persona gives in the meeting (raw inputs, not results).
-PENALTY_PER_CASE = 31.50  # lost gross margin plus retailer short-ship fines, $/case
+# The story's fixed points: who is who in the network, and the rules the persona states. These do not
+# change between instances (build(seed) varies the numbers, never the cast or the plot).
 MAX_OUTBOUND_DAYS = 3  # retailer OTIF commitment: DC → region transit at most 3 days
 DALLAS_FILE_HANDLING = "DAL"  # the DC whose handling rate in dcs.csv is stale
-DALLAS_CONTRACT_HANDLING = 1.14  # new 3PL contract rate from 1 October, $/case
-CUT_DC = "CMH"
-CUT_CAPACITY = 455_000.0  # Columbus Q4 throughput after the WMS cutover slipped, cases
+CUT_DC = "CMH"  # the DC whose WMS cutover slips
 OVERTIME_PLANT = "RNO"
-OVERTIME_CASES = 25_000.0
-OVERTIME_PREMIUM = 1.10  # $/case overtime premium at Reno
 PEAK_OVERTIME_PLANT = "JOL"
-PEAK_OVERTIME_CASES = 30_000.0
-PEAK_OVERTIME_PREMIUM = 1.80  # $/case Joliet weekend-shift premium in the peak case
 PROTECTED_REGION = "PNW"  # the persona's key account region she does not want shorted
-EXTRA_CMH_CASES = 10_000.0  # a block of extra Columbus throughput to value after the cut
+EXTRA_CMH_CASES = 10_000.0  # the block of extra Columbus throughput the reference values after the cut
 WEEKS_IN_Q4 = 13
 INTERMODAL_LANE = ("RNO", "CMH")
-INTERMODAL_DISCOUNT = 0.15  # the rail carrier's pitch: 15% below the truck rate
-# Sales' peak-promo uplift on Q4 demand, by region (fraction added).
-UPLIFT: dict[str, float] = {"GLK": 0.10, "NEA": 0.13, "SEA": 0.09, "UMW": 0.06, "CAL": 0.03, "SCN": 0.03}
 DUPLICATE_REGION = "NEA"  # the promo file lists Northeast twice; the second row is a digit-swap typo
 
-# code, name, latitude, longitude, nominal Q4 capacity (cases), nominal production cost ($/case)
-_PLANTS = (
-    ("RNO", "Reno NV", 39.53, -119.81, 500_000, 11.05),
-    ("JOL", "Joliet IL", 41.53, -88.08, 800_000, 10.70),
-    ("MCN", "Macon GA", 32.84, -83.63, 640_000, 9.65),
+# code, name, latitude, longitude
+_PLANT_SITES = (
+    ("RNO", "Reno NV", 39.53, -119.81),
+    ("JOL", "Joliet IL", 41.53, -88.08),
+    ("MCN", "Macon GA", 32.84, -83.63),
 )
-# code, name, latitude, longitude, nominal Q4 throughput (cases), nominal handling ($/case), fixed Q4 cost ($)
-_DCS = (
-    ("STK", "Stockton CA", 37.96, -121.29, 540_000, 1.05, 1_850_000),
-    ("DAL", "Dallas TX", 32.78, -96.80, 500_000, 0.92, 1_420_000),
-    ("CMH", "Columbus OH", 39.96, -83.00, 600_000, 0.88, 1_610_000),
-    ("ABE", "Allentown PA", 40.60, -75.49, 460_000, 1.12, 1_540_000),
+_DC_SITES = (
+    ("STK", "Stockton CA", 37.96, -121.29),
+    ("DAL", "Dallas TX", 32.78, -96.80),
+    ("CMH", "Columbus OH", 39.96, -83.00),
+    ("ABE", "Allentown PA", 40.60, -75.49),
 )
-# code, name, latitude, longitude, nominal Q4 demand (cases)
-_REGIONS = (
-    ("PNW", "Pacific Northwest", 47.61, -122.33, 142_000),
-    ("CAL", "California", 34.05, -118.24, 365_000),
-    ("MTN", "Mountain", 39.74, -104.99, 118_000),
-    ("SCN", "South Central", 29.76, -95.37, 226_000),
-    ("UMW", "Upper Midwest", 44.98, -93.27, 164_000),
-    ("GLK", "Great Lakes", 42.33, -83.05, 241_000),
-    ("NEA", "Northeast", 40.71, -74.01, 318_000),
-    ("SEA", "Southeast", 33.75, -84.39, 262_000),
+_REGION_SITES = (
+    ("PNW", "Pacific Northwest", 47.61, -122.33),
+    ("CAL", "California", 34.05, -118.24),
+    ("MTN", "Mountain", 39.74, -104.99),
+    ("SCN", "South Central", 29.76, -95.37),
+    ("UMW", "Upper Midwest", 44.98, -93.27),
+    ("GLK", "Great Lakes", 42.33, -83.05),
+    ("NEA", "Northeast", 40.71, -74.01),
+    ("SEA", "Southeast", 33.75, -84.39),
 )
 # Road miles are great-circle miles times a circuity factor; rates are $/case with carrier noise.
 _CIRCUITY = 1.2
-_INBOUND_BASE, _INBOUND_PER_MILE = 0.30, 0.00105  # full truckloads plant → DC
-_OUTBOUND_BASE, _OUTBOUND_PER_MILE = 0.50, 0.00185  # multi-stop LTL DC → region
 _TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Every raw number the meeting starts from; ``Inputs()`` is the scenario as first written (seed 0).
+
+    Network figures are nominal: ``generate`` adds the generator's noise to them. Policy figures are
+    what the persona says in the meeting.
+    """
+
+    generator_seed: int = 19
+    # Nominal Q4 capacity (cases) and standard production cost ($/case) by plant.
+    plant_capacity: Mapping[str, float] = field(
+        default_factory=lambda: {"RNO": 500_000, "JOL": 800_000, "MCN": 640_000}
+    )
+    production_cost: Mapping[str, float] = field(
+        default_factory=lambda: {"RNO": 11.05, "JOL": 10.70, "MCN": 9.65}
+    )
+    # Nominal Q4 throughput (cases), handling ($/case) and fixed Q4 cost ($) by DC.
+    dc_capacity: Mapping[str, float] = field(
+        default_factory=lambda: {"STK": 540_000, "DAL": 500_000, "CMH": 600_000, "ABE": 460_000}
+    )
+    handling_cost: Mapping[str, float] = field(
+        default_factory=lambda: {"STK": 1.05, "DAL": 0.92, "CMH": 0.88, "ABE": 1.12}
+    )
+    fixed_cost: Mapping[str, float] = field(
+        default_factory=lambda: {"STK": 1_850_000, "DAL": 1_420_000, "CMH": 1_610_000, "ABE": 1_540_000}
+    )
+    # Nominal Q4 demand (cases) by region.
+    demand: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "PNW": 142_000, "CAL": 365_000, "MTN": 118_000, "SCN": 226_000,
+            "UMW": 164_000, "GLK": 241_000, "NEA": 318_000, "SEA": 262_000,
+        }
+    )  # fmt: skip
+    # Freight rate card: $/case = base + per-mile x road miles (full truckloads inbound, multi-stop LTL outbound).
+    inbound_base: float = 0.30
+    inbound_per_mile: float = 0.00105
+    outbound_base: float = 0.50
+    outbound_per_mile: float = 0.00185
+    # Lost-sale penalty = lost gross margin + average retailer short-ship fine, $/case.
+    gross_margin: float = 24.10
+    short_ship_fine: float = 7.40
+    dallas_contract_handling: float = 1.14  # new 3PL contract rate from 1 October, $/case
+    cut_capacity: float = 455_000.0  # Columbus Q4 throughput after the WMS cutover slipped, cases
+    overtime_cases: float = 25_000.0  # Reno Saturday overtime on offer
+    overtime_premium: float = 1.10  # $/case
+    peak_overtime_cases: float = 30_000.0  # Joliet weekend shifts on offer in the peak case
+    peak_overtime_premium: float = 1.80  # $/case
+    intermodal_discount: float = 0.15  # the rail carrier's pitch: this fraction below the truck rate
+    # Sales' peak-promo uplift on Q4 demand, by region (fraction added).
+    uplift: Mapping[str, float] = field(
+        default_factory=lambda: {"GLK": 0.10, "NEA": 0.13, "SEA": 0.09, "UMW": 0.06, "CAL": 0.03, "SCN": 0.03}
+    )
+
+    @property
+    def penalty(self) -> float:
+        """Lost-sale penalty, $/case."""
+        return round(self.gross_margin + self.short_ship_fine, 2)
+
+
+def _level(rng: np.random.Generator, low: float, high: float) -> float:
+    """A factor in [low, high], at least 5% away from 1 so the instance's figures really move."""
+    x = float(rng.uniform(low, high - 0.1))
+    return x if x < 0.95 else x + 0.1
+
+
+def _step(x: float, step: float) -> float:
+    """Rounded to a multiple of step, the way the persona would say it."""
+    return float(round(round(x / step) * step, 6))
+
+
+def _fresh(x: float, today: float, step: float, up: bool = True) -> float:
+    """x, moved one step if it rounded onto today's figure (a new instance should not repeat the persona's numbers)."""
+    return x if abs(x - today) > step / 2 else _step(x + (step if up else -step), step)
+
+
+def _draw(rng: np.random.Generator) -> Inputs:
+    """The network and the persona's free figures: company size and cost levels move together, each figure a little.
+
+    The lane-noise seed stays: with a fresh one, the plan's shape (which plant feeds which DC, what
+    binds) changes, and the script's walk through it no longer holds.
+    """
+    today = Inputs()
+    volume, cost_level, freight_level = 1.0, 1.0, 1.0
+    # Dollar totals scale with volume x cost: keep those products away from 1 as well.
+    while min(abs(volume * cost_level - 1), abs(volume * freight_level - 1)) < 0.05:
+        volume = _level(rng, 0.8, 1.2)  # a bigger or smaller company: all volumes move together
+        cost_level = _level(rng, 0.85, 1.15)
+        freight_level = _level(rng, 0.8, 1.2)
+
+    def each(values: Mapping[str, float], level: float, spread: float, digits: int) -> dict[str, float]:
+        return {
+            k: float(round(v * level * rng.uniform(1 - spread, 1 + spread), digits))
+            for k, v in values.items()
+        }
+
+    def near(value: float, spread: float, step: float) -> float:
+        return _step(value * rng.uniform(1 - spread, 1 + spread), step)
+
+    return replace(
+        today,
+        plant_capacity=each(today.plant_capacity, volume, 0.03, -3),
+        production_cost=each(today.production_cost, cost_level, 0.03, 2),
+        dc_capacity=each(today.dc_capacity, volume, 0.05, -3),
+        handling_cost=each(today.handling_cost, cost_level, 0.03, 2),
+        fixed_cost=each(today.fixed_cost, cost_level, 0.15, -4),
+        demand=each(today.demand, volume, 0.03, -3),
+        inbound_base=round(today.inbound_base * freight_level * rng.uniform(0.95, 1.05), 2),
+        inbound_per_mile=round(today.inbound_per_mile * freight_level * rng.uniform(0.95, 1.05), 6),
+        outbound_base=round(today.outbound_base * freight_level * rng.uniform(0.95, 1.05), 2),
+        outbound_per_mile=round(today.outbound_per_mile * freight_level * rng.uniform(0.95, 1.05), 6),
+        gross_margin=_fresh(near(today.gross_margin * cost_level, 0.1, 0.1), today.gross_margin, 0.1),
+        short_ship_fine=_fresh(
+            near(today.short_ship_fine * cost_level, 0.2, 0.1), today.short_ship_fine, 0.1
+        ),
+        cut_capacity=_fresh(near(today.cut_capacity * volume, 0.03, 5_000), today.cut_capacity, 5_000),
+        peak_overtime_premium=_fresh(
+            near(today.peak_overtime_premium * cost_level, 0.2, 0.05), today.peak_overtime_premium, 0.05
+        ),
+        intermodal_discount=_fresh(
+            near(today.intermodal_discount, 0.3, 0.01), today.intermodal_discount, 0.01
+        ),
+        uplift={k: near(v, 0.15, 0.01) for k, v in today.uplift.items()},
+    )
+
+
+def _fit(rng: np.random.Generator, inputs: Inputs, net: Network, s: dict[str, Any]) -> Inputs:
+    """The figures the persona hears from others, sized the way the story has them against the first solve.
+
+    Dallas' new contract is a rise on the file rate; Reno's overtime offer is more than the plan can
+    use, at a premium under Reno's shadow price; the promo overshoots plant capacity a little, and
+    Joliet's weekend shifts are more than that gap.
+    """
+    today = Inputs()
+    today_rise = today.dallas_contract_handling - 0.94  # seed 0's file rate
+    rno_dual = s["base"].plant_dual[OVERTIME_PLANT]
+    usable = s["base"].flows[(PEAK_OVERTIME_PLANT, "STK")]  # the Joliet volume Reno overtime would displace
+    # Sales' uplift, scaled as a whole so the promo overshoots plant capacity by about what it does today.
+    plant_capacity = s["total_plant_capacity"]
+    target = plant_capacity * rng.uniform(1.008, 1.016) - s["total_demand"]
+    lifted = sum(r.demand * inputs.uplift.get(r.code, 0.0) for r in net.regions)
+    uplift = {k: _step(v * target / lifted, 0.01) for k, v in inputs.uplift.items()}
+    gap = sum(r.demand * (1 + uplift.get(r.code, 0.0)) for r in net.regions) - plant_capacity
+    return replace(
+        inputs,
+        uplift=uplift,
+        dallas_contract_handling=_fresh(
+            _step(net.dc(DALLAS_FILE_HANDLING).handling_cost + today_rise * rng.uniform(0.7, 1.3), 0.01),
+            today.dallas_contract_handling,
+            0.01,
+        ),
+        overtime_cases=_fresh(
+            math.ceil(usable * rng.uniform(1.3, 1.8) / 5_000) * 5_000.0, today.overtime_cases, 5_000
+        ),
+        overtime_premium=_fresh(
+            _step(rno_dual * rng.uniform(0.75, 0.92), 0.05), today.overtime_premium, 0.05, up=False
+        ),
+        peak_overtime_cases=_fresh(
+            math.ceil(gap * rng.uniform(1.1, 1.45) / 5_000) * 5_000.0, today.peak_overtime_cases, 5_000
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- data
@@ -195,53 +344,55 @@ def _road_miles(a: tuple[float, float], b: tuple[float, float]) -> float:
     return _CIRCUITY * 3958.8 * 2 * math.asin(math.sqrt(h))
 
 
-def generate() -> Network:
-    """The Q4 network from the fixed seed: capacities, costs, demand and lane rates."""
-    rng = np.random.default_rng(SEED)
+def generate(inputs: Inputs | None = None) -> Network:
+    """The Q4 network from the inputs' generator seed: capacities, costs, demand and lane rates."""
+    inp = inputs or Inputs()
+    rng = np.random.default_rng(inp.generator_seed)
     plants = tuple(
         Plant(
             c,
             n,
-            float(round(cap * rng.uniform(0.97, 1.03), -3)),
-            round(float(pc * rng.uniform(0.98, 1.02)), 2),
+            float(round(inp.plant_capacity[c] * rng.uniform(0.97, 1.03), -3)),
+            round(float(inp.production_cost[c] * rng.uniform(0.98, 1.02)), 2),
         )
-        for c, n, _la, _lo, cap, pc in _PLANTS
+        for c, n, _la, _lo in _PLANT_SITES
     )
     dcs = tuple(
         DC(
             c,
             n,
-            float(round(cap * rng.uniform(0.97, 1.03), -3)),
-            round(float(h * rng.uniform(0.97, 1.03)), 2),
-            float(fx),
+            float(round(inp.dc_capacity[c] * rng.uniform(0.97, 1.03), -3)),
+            round(float(inp.handling_cost[c] * rng.uniform(0.97, 1.03)), 2),
+            float(inp.fixed_cost[c]),
         )
-        for c, n, _la, _lo, cap, h, fx in _DCS
+        for c, n, _la, _lo in _DC_SITES
     )
     regions = tuple(
-        Region(c, n, float(round(d * rng.uniform(0.95, 1.05), -2))) for c, n, _la, _lo, d in _REGIONS
+        Region(c, n, float(round(inp.demand[c] * rng.uniform(0.95, 1.05), -2)))
+        for c, n, _la, _lo in _REGION_SITES
     )
     lanes: list[Lane] = []
-    for p in _PLANTS:
-        for d in _DCS:
+    for p in _PLANT_SITES:
+        for d in _DC_SITES:
             m = _road_miles((p[2], p[3]), (d[2], d[3]))
-            cost = round(float((_INBOUND_BASE + _INBOUND_PER_MILE * m) * rng.uniform(0.85, 1.15)), 2)
+            cost = round(float((inp.inbound_base + inp.inbound_per_mile * m) * rng.uniform(0.85, 1.15)), 2)
             lanes.append(Lane(p[0], d[0], "inbound", cost, 1 + int(m // 600), round(m)))
-    for d in _DCS:
-        for r in _REGIONS:
+    for d in _DC_SITES:
+        for r in _REGION_SITES:
             m = _road_miles((d[2], d[3]), (r[2], r[3]))
-            cost = round(float((_OUTBOUND_BASE + _OUTBOUND_PER_MILE * m) * rng.uniform(0.85, 1.15)), 2)
+            cost = round(float((inp.outbound_base + inp.outbound_per_mile * m) * rng.uniform(0.85, 1.15)), 2)
             lanes.append(Lane(d[0], r[0], "outbound", cost, 1 + int(m // 550), round(m)))
     return Network(plants, dcs, regions, tuple(lanes))
 
 
-def contract_network(net: Network) -> Network:
+def contract_network(net: Network, inputs: Inputs) -> Network:
     """The network with the persona's mid-meeting correction: Dallas at the new 3PL handling rate."""
-    return net.with_dc(DALLAS_FILE_HANDLING, handling_cost=DALLAS_CONTRACT_HANDLING)
+    return net.with_dc(DALLAS_FILE_HANDLING, handling_cost=inputs.dallas_contract_handling)
 
 
-def uplift_demand(net: Network) -> dict[str, float]:
+def uplift_demand(net: Network, inputs: Inputs) -> dict[str, float]:
     """Sales' peak-promo Q4 demand by region (cases, rounded to 100 as sales sends it)."""
-    return {r.code: float(round(r.demand * (1 + UPLIFT.get(r.code, 0.0)), -2)) for r in net.regions}
+    return {r.code: float(round(r.demand * (1 + inputs.uplift.get(r.code, 0.0)), -2)) for r in net.regions}
 
 
 def _typo(value: float) -> float:
@@ -296,9 +447,9 @@ def lanes_csv(net: Network) -> str:
     )
 
 
-def promo_demand_csv(net: Network) -> str:
+def promo_demand_csv(net: Network, inputs: Inputs) -> str:
     """Sales' promo forecast as they sent it: Northeast appears twice, the second row with a typo."""
-    dem = uplift_demand(net)
+    dem = uplift_demand(net, inputs)
     rows: list[list[Any]] = [[r.code, r.name, _fmt(dem[r.code])] for r in net.regions]
     dup = net.region(DUPLICATE_REGION)
     rows.append([dup.code, dup.name, _fmt(_typo(dem[dup.code]))])
@@ -323,10 +474,11 @@ class LPResult:
     reduced_cost: dict[tuple[str, str], float]  # $/case a lane must get cheaper before it carries volume
     eligible_outbound: int
     excluded_outbound: int
+    penalty: float  # $/case the shortfall was priced at
 
     @property
     def penalty_cost(self) -> float:
-        return PENALTY_PER_CASE * sum(self.unmet.values())
+        return self.penalty * sum(self.unmet.values())
 
     @property
     def logistics_cost(self) -> float:
@@ -343,11 +495,31 @@ def eligible_outbound(net: Network) -> list[Lane]:
     return [ln for ln in net.lanes if ln.leg == "outbound" and ln.transit_days <= MAX_OUTBOUND_DAYS]
 
 
-def solve_lp(net: Network, protect: tuple[str, ...] = ()) -> LPResult:
-    """Minimum landed cost plan: arc formulation with DC flow balance, solved by HiGHS.
+@dataclass(frozen=True)
+class _Program:
+    """The transshipment LP in matrix form: inbound lanes, eligible outbound lanes, then one shortfall per region."""
 
-    Regions in ``protect`` may not be short-shipped (their shortfall variable is fixed at zero).
-    """
+    inbound: list[Lane]
+    outbound: list[Lane]
+    cost: np.ndarray
+    a_ub: np.ndarray
+    b_ub: np.ndarray
+    a_eq: np.ndarray
+    b_eq: np.ndarray
+    bounds: list[tuple[float, float | None]]
+
+    def solve(self, objective: np.ndarray | None = None, max_cost: float | None = None) -> Any:
+        """HiGHS on this program; optionally another objective with the landed cost capped."""
+        a_ub, b_ub = self.a_ub, self.b_ub
+        if max_cost is not None:
+            a_ub, b_ub = np.vstack([a_ub, self.cost]), np.append(b_ub, max_cost)
+        c = self.cost if objective is None else objective
+        return linprog(
+            c, A_ub=a_ub, b_ub=b_ub, A_eq=self.a_eq, b_eq=self.b_eq, bounds=self.bounds, method="highs"
+        )
+
+
+def _program(net: Network, penalty: float, protect: tuple[str, ...] = ()) -> _Program:
     inb = [ln for ln in net.lanes if ln.leg == "inbound"]
     out = eligible_outbound(net)
     n_in, n_out, n_r = len(inb), len(out), len(net.regions)
@@ -355,7 +527,7 @@ def solve_lp(net: Network, protect: tuple[str, ...] = ()) -> LPResult:
     cost = np.array(
         [net.plant(ln.origin).production_cost + ln.cost for ln in inb]
         + [net.dc(ln.origin).handling_cost + ln.cost for ln in out]
-        + [PENALTY_PER_CASE] * n_r
+        + [penalty] * n_r
     )
     a_ub = np.zeros((len(net.plants) + len(net.dcs), nv))
     b_ub = np.zeros(a_ub.shape[0])
@@ -381,8 +553,21 @@ def solve_lp(net: Network, protect: tuple[str, ...] = ()) -> LPResult:
             a_eq[row, n_in + j] = ln.destination == r.code
         a_eq[row, n_in + n_out + k] = 1.0
         b_eq[row] = r.demand
-    bounds = [(0.0, None)] * (n_in + n_out) + [(0.0, 0.0 if r.code in protect else None) for r in net.regions]
-    res = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    bounds: list[tuple[float, float | None]] = [(0.0, None)] * (n_in + n_out) + [
+        (0.0, 0.0 if r.code in protect else None) for r in net.regions
+    ]
+    return _Program(inb, out, cost, a_ub, b_ub, a_eq, b_eq, bounds)
+
+
+def solve_lp(net: Network, penalty: float, protect: tuple[str, ...] = ()) -> LPResult:
+    """Minimum landed cost plan: arc formulation with DC flow balance, solved by HiGHS.
+
+    Regions in ``protect`` may not be short-shipped (their shortfall variable is fixed at zero).
+    """
+    prog = _program(net, penalty, protect)
+    inb, out = prog.inbound, prog.outbound
+    n_in, n_out = len(inb), len(out)
+    res = prog.solve()
     if res.status != 0:
         raise RuntimeError(f"transshipment LP did not solve: {res.message}")
     x = res.x
@@ -409,6 +594,7 @@ def solve_lp(net: Network, protect: tuple[str, ...] = ()) -> LPResult:
         reduced_cost=rc,
         eligible_outbound=n_out,
         excluded_outbound=n_total_out - n_out,
+        penalty=penalty,
     )
 
 
@@ -427,7 +613,7 @@ class GreedyResult:
         return sum(q for (p, _d, _r), q in self.path_flows.items() if p == code)
 
 
-def greedy_plan(net: Network) -> GreedyResult:
+def greedy_plan(net: Network, penalty: float) -> GreedyResult:
     """Fill the cheapest plant→DC→region path as far as capacity allows, then the next, and so on."""
     plant_left = {p.code: p.capacity for p in net.plants}
     dc_left = {d.code: d.capacity for d in net.dcs}
@@ -448,8 +634,17 @@ def greedy_plan(net: Network) -> GreedyResult:
         out.cost += q * c
         out.path_flows[(p, d, r)] = q
     out.unmet = sum(demand_left.values())
-    out.cost += PENALTY_PER_CASE * out.unmet
+    out.cost += penalty * out.unmet
     return out
+
+
+def split_regions(net: Network, lp: LPResult) -> list[str]:
+    """Regions a plan serves from more than one DC."""
+    return [
+        r.code
+        for r in net.regions
+        if sum(1 for d in net.dcs if lp.flows.get((d.code, r.code), 0.0) > _TOL) > 1
+    ]
 
 
 def binding(values: dict[str, float]) -> list[str]:
@@ -457,23 +652,27 @@ def binding(values: dict[str, float]) -> list[str]:
     return [k for k, v in values.items() if v > _TOL]
 
 
-def solve(net: Network) -> dict[str, Any]:
+def solve(net: Network, inputs: Inputs) -> dict[str, Any]:
     """Every derived value of the meeting, from the raw network the persona's files describe."""
+    inp, penalty = inputs, inputs.penalty
     total_plant = sum(p.capacity for p in net.plants)
     total_dc = sum(d.capacity for d in net.dcs)
     total_demand = sum(r.demand for r in net.regions)
-    pre = solve_lp(net)
-    base_net = contract_network(net)
-    base = solve_lp(base_net)
-    greedy = greedy_plan(base_net)
-    cut_net = base_net.with_dc(CUT_DC, capacity=CUT_CAPACITY)
-    cut = solve_lp(cut_net)
-    cut_greedy = greedy_plan(cut_net)
-    promo = uplift_demand(net)
+    pre = solve_lp(net, penalty)
+    base_net = contract_network(net, inp)
+    base = solve_lp(base_net, penalty)
+    greedy = greedy_plan(base_net, penalty)
+    cut_net = base_net.with_dc(CUT_DC, capacity=inp.cut_capacity)
+    cut = solve_lp(cut_net, penalty)
+    cut_greedy = greedy_plan(cut_net, penalty)
+    promo = uplift_demand(net, inp)
     peak_net = cut_net.with_demand(promo)
-    peak = solve_lp(peak_net)
+    peak = solve_lp(peak_net, penalty)
     ot = solve_lp(
-        base_net.with_plant(OVERTIME_PLANT, capacity=base_net.plant(OVERTIME_PLANT).capacity + OVERTIME_CASES)
+        base_net.with_plant(
+            OVERTIME_PLANT, capacity=base_net.plant(OVERTIME_PLANT).capacity + inp.overtime_cases
+        ),
+        penalty,
     )
     im_lane = base_net.lane(*INTERMODAL_LANE)
     paths = [
@@ -486,11 +685,11 @@ def solve(net: Network) -> dict[str, Any]:
         path_cost(net, p.code, ln.origin, ln.destination) for p in net.plants for ln in eligible_outbound(net)
     ]
     ot_used = ot.plant_output[OVERTIME_PLANT] - base.plant_output[OVERTIME_PLANT]
-    protected = solve_lp(peak_net, protect=(PROTECTED_REGION,))
-    jol_cap = peak_net.plant(PEAK_OVERTIME_PLANT).capacity + PEAK_OVERTIME_CASES
-    peak_ot = solve_lp(peak_net.with_plant(PEAK_OVERTIME_PLANT, capacity=jol_cap))
+    protected = solve_lp(peak_net, penalty, protect=(PROTECTED_REGION,))
+    jol_cap = peak_net.plant(PEAK_OVERTIME_PLANT).capacity + inp.peak_overtime_cases
+    peak_ot = solve_lp(peak_net.with_plant(PEAK_OVERTIME_PLANT, capacity=jol_cap), penalty)
     peak_ot_used = peak_ot.plant_output[PEAK_OVERTIME_PLANT] - peak.plant_output[PEAK_OVERTIME_PLANT]
-    cmh_plus = solve_lp(cut_net.with_dc(CUT_DC, capacity=CUT_CAPACITY + EXTRA_CMH_CASES))
+    cmh_plus = solve_lp(cut_net.with_dc(CUT_DC, capacity=inp.cut_capacity + EXTRA_CMH_CASES), penalty)
     dc_options = {
         r.code: sum(1 for ln in eligible_outbound(net) if ln.destination == r.code) for r in net.regions
     }
@@ -515,22 +714,169 @@ def solve(net: Network) -> dict[str, Any]:
         "single_dc_regions": [k for k, v in dc_options.items() if v == 1],
         "overtime_used": ot_used,
         "overtime_gross_saving": base.cost - ot.cost,
-        "overtime_net_used": base.cost - ot.cost - OVERTIME_PREMIUM * ot_used,
+        "overtime_net_used": base.cost - ot.cost - inp.overtime_premium * ot_used,
         "protected": protected,
         "protect_cost": protected.cost - peak.cost,
         "peak_overtime": peak_ot,
         "peak_overtime_used": peak_ot_used,
-        "peak_overtime_net": peak.cost - peak_ot.cost - PEAK_OVERTIME_PREMIUM * peak_ot_used,
+        "peak_overtime_net": peak.cost - peak_ot.cost - inp.peak_overtime_premium * peak_ot_used,
         "cmh_extra_value": cut.cost - cmh_plus.cost,
         "min_path": min(paths),
         "n_paths": len(paths),
-        "overtime_net_saving": base.cost - ot.cost - OVERTIME_PREMIUM * OVERTIME_CASES,
-        "intermodal_rate_cut": INTERMODAL_DISCOUNT * im_lane.cost,
+        "overtime_net_saving": base.cost - ot.cost - inp.overtime_premium * inp.overtime_cases,
+        "intermodal_rate_cut": inp.intermodal_discount * im_lane.cost,
         "intermodal_reduced_cost": base.reduced_cost[INTERMODAL_LANE],
         "promo_total": sum(promo.values()),
         "promo_dup_value": dup_typo,
         "promo_naive_total": sum(promo.values()) + dup_typo,
     }
+
+
+def shortfall_range(net: Network, penalty: float, region: str, slack: float = 1.0) -> tuple[float, float]:
+    """Least and most a region can be shorted by a plan within ``slack`` dollars of the optimum."""
+    prog = _program(net, penalty)
+    opt = prog.solve()
+    k = len(prog.inbound) + len(prog.outbound) + [r.code for r in net.regions].index(region)
+    obj = np.zeros(len(prog.cost))
+    obj[k] = 1.0
+    lo, hi = prog.solve(obj, opt.fun + slack), prog.solve(-obj, opt.fun + slack)
+    if lo.status != 0 or hi.status != 0:
+        raise RuntimeError(f"shortfall range for {region} did not solve")
+    return float(lo.fun), float(-hi.fun)
+
+
+# --------------------------------------------------------------------------- instances
+
+
+def story_breaks(net: Network, inputs: Inputs, s: dict[str, Any]) -> list[str]:
+    """The script's claims that these numbers would make false (empty when the meeting holds as written)."""
+    pre, base, cut, peak = s["pre"], s["base"], s["cut"], s["peak"]
+    greedy, cgreedy = s["greedy"], s["cut_greedy"]
+    penalty, cut_net, peak_net = inputs.penalty, s["cut_net"], s["peak_net"]
+    g_lanes = _greedy_lanes(greedy)
+    shortfall = sum(peak.unmet.values())
+    base_u = {p.code: _util(base.plant_output[p.code], p.capacity) for p in net.plants} | {
+        d.code: _util(base.dc_throughput[d.code], d.capacity) for d in net.dcs
+    }
+    split = split_regions(net, cut)
+    checks: dict[str, bool] = {
+        "plants tight but feasible": 90 < s["plant_utilisation_needed_pct"] < 99,
+        "dearest path well under the penalty": s["max_path_cost"] < 0.8 * penalty,
+        "Dallas contract rate is a rise": inputs.dallas_contract_handling
+        > net.dc(DALLAS_FILE_HANDLING).handling_cost,
+        "no flows move with the Dallas rate": {k: round(v) for k, v in pre.flows.items()}
+        == {k: round(v) for k, v in base.flows.items()},
+        "Reno, Macon and Columbus bind": binding(base.plant_dual) == binding(pre.plant_dual) == ["RNO", "MCN"]
+        and binding(base.dc_dual) == binding(pre.dc_dual) == ["CMH"],
+        "inbound lanes as walked through": {
+            k for k, q in base.flows.items() if q > _TOL and k[0] in ("RNO", "JOL", "MCN")
+        }
+        == {("RNO", "STK"), ("JOL", "CMH"), ("JOL", "ABE"), ("JOL", "STK"), ("MCN", "DAL"), ("MCN", "ABE")},
+        "cheapest-first spends Macon on Columbus, trucks Joliet to Dallas": g_lanes.get(("MCN", "CMH"), 0.0)
+        > _TOL
+        and g_lanes.get(("JOL", "DAL"), 0.0) > _TOL
+        and base.reduced_cost[("JOL", "DAL")] > 0.005,
+        "cheapest-first serves everyone": greedy.unmet < _TOL and cgreedy.unmet < _TOL,
+        "savings material, wider after the cut": 100_000 <= greedy.cost - base.cost < 1_000_000
+        and cgreedy.cost - cut.cost > greedy.cost - base.cost,
+        "same production as cheapest-first": all(
+            abs(g.plant_output(p) - q) < 0.5
+            for lp, g in ((base, greedy), (cut, cgreedy))
+            for p, q in lp.plant_output.items()
+        )
+        and all(
+            abs(g.dc_throughput(d) - q) < 0.5
+            for lp, g in ((base, greedy), (cut, cgreedy))
+            for d, q in lp.dc_throughput.items()
+        ),
+        "Reno overtime: usable part is the Joliet volume into Stockton": 0
+        < s["overtime_used"]
+        < inputs.overtime_cases
+        and abs(s["overtime_used"] - base.flows[("JOL", "STK")]) < 0.5
+        and s["overtime_net_saving"] < 0 < s["overtime_net_used"],
+        "intermodal would not enter": s["intermodal_rate_cut"] < s["intermodal_reduced_cost"],
+        "Allentown is the emptiest building": base_u["ABE"] < min(u for k, u in base_u.items() if k != "ABE"),
+        "Dallas has room before the cut and fills after it": base.dc_throughput["DAL"]
+        < net.dc("DAL").capacity - 1
+        and abs(cut.dc_throughput["DAL"] - cut_net.dc("DAL").capacity) < 0.5,
+        "the cut binds and everyone is still served": cut.dc_dual["CMH"] > 0.005
+        and cut.dc_dual["DAL"] > 0.005
+        and sum(cut.unmet.values()) < _TOL
+        and binding(cut.plant_dual) == ["RNO", "MCN"],
+        "the Columbus volume goes to Dallas and Allentown": net.dc(CUT_DC).capacity - inputs.cut_capacity
+        >= 50_000
+        and abs(cut.dc_throughput["STK"] - base.dc_throughput["STK"]) < 0.5
+        and cut.dc_throughput["ABE"] > base.dc_throughput["ABE"] + 0.5,
+        "Upper Midwest to Dallas, part of the Southeast to Allentown": cut.flows[("DAL", "UMW")]
+        > base.flows[("DAL", "UMW")] + 0.5
+        and cut.flows[("ABE", "SEA")] > base.flows[("ABE", "SEA")] + 0.5
+        and cut.flows[("CMH", "SEA")] > _TOL
+        and cut.flows[("JOL", "ABE")] > base.flows[("JOL", "ABE")] + 0.5,
+        "two or more regions split, each across two DCs": len(split) >= 2
+        and all(sum(cut.flows.get((d.code, r), 0.0) > _TOL for d in net.dcs) == 2 for r in split),
+        "extra Columbus block inside the shadow price's range": abs(
+            s["cmh_extra_value"] - EXTRA_CMH_CASES * cut.dc_dual["CMH"]
+        )
+        < 1.0,
+        "Joliet spare, dearer than Macon into Allentown": cut_net.plant("JOL").capacity
+        - cut.plant_output["JOL"]
+        > 1000
+        and cut.flows[("MCN", "ABE")] > _TOL
+        and cut_net.plant("JOL").production_cost + cut_net.lane("JOL", "ABE").cost
+        > cut_net.plant("MCN").production_cost + cut_net.lane("MCN", "ABE").cost + 0.005,
+        "the promo typo swaps two different digits": 100_000 <= s["promo"][DUPLICATE_REGION] < 1_000_000
+        and s["promo_dup_value"] != s["promo"][DUPLICATE_REGION]
+        and s["promo_naive_total"] > s["total_plant_capacity"],
+        "peak short by exactly the plant gap": 5_000 <= shortfall
+        and abs(shortfall - (s["promo_total"] - s["total_plant_capacity"])) < 0.5,
+        "the model shorts the Northwest and protecting it moves the gap": peak.unmet[PROTECTED_REGION] > _TOL
+        and bool([k for k, v in s["protected"].unmet.items() if v > _TOL and peak.unmet[k] <= _TOL])
+        and abs(sum(s["protected"].unmet.values()) - shortfall) < 0.5
+        and peak.flows[("JOL", "STK")] > _TOL,
+        "peak: plants and every DC but Stockton full": all(
+            abs(peak.plant_output[p.code] - p.capacity) < 0.5 for p in peak_net.plants
+        )
+        and all(abs(peak.dc_throughput[d.code] - d.capacity) < 0.5 for d in peak_net.dcs if d.code != "STK")
+        and peak.dc_throughput["STK"] < peak_net.dc("STK").capacity - 1
+        and peak.dc_throughput["ABE"] > cut.dc_throughput["ABE"] + 0.5,
+        "Joliet weekend shifts clear the whole gap and pay": abs(s["peak_overtime_used"] - shortfall) < 0.5
+        and shortfall < inputs.peak_overtime_cases
+        and sum(s["peak_overtime"].unmet.values()) < 0.5
+        and s["peak_overtime_net"] > 0,
+    }
+    broken = [claim for claim, holds in checks.items() if not holds]
+    if not broken:
+        for r in net.regions:
+            lo, hi = shortfall_range(peak_net, penalty, r.code)
+            if hi - lo > 50.0 or abs(lo - peak.unmet[r.code]) > 50.0:  # cases; $1 of slack moves a few
+                broken.append(f"the peak shortfall split is not unique ({r.code})")
+    return broken
+
+
+def instance(seed: int = 0) -> tuple[Inputs, Network, dict[str, Any]]:
+    """The inputs, network and solution of one instance; seed 0 is the scenario as first written.
+
+    Other seeds draw inputs from ``numpy.random.default_rng(seed)`` until the script's story holds.
+    """
+    rng = np.random.default_rng(seed) if seed else None
+    for _attempt in range(500):
+        inputs = Inputs() if rng is None else _draw(rng)
+        net = generate(inputs)
+        try:
+            s = solve(net, inputs)
+            if rng is not None:
+                inputs = _fit(rng, inputs, net, s)
+                s = solve(net, inputs)
+        except RuntimeError as exc:  # e.g. the protected region cannot be served at all
+            broken = [str(exc)]
+        else:
+            broken = story_breaks(net, inputs, s)
+        if not broken:
+            return inputs, net, s
+        if rng is None:
+            raise AssertionError(f"the scenario as written breaks its own story: {broken}")
+        logger.debug("seed %d: draw rejected (%s)", seed, "; ".join(broken))
+    raise RuntimeError(f"no inputs for seed {seed} keep the story true")
 
 
 # --------------------------------------------------------------------------- scenario building
@@ -550,6 +896,42 @@ def _n(x: float) -> str:
 
 def _pct(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f}%"
+
+
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _words(n: int) -> str:
+    """A whole number under a thousand as the persona says it: 26 → 'twenty-six', 150 → 'a hundred and fifty'."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    hundreds = "a hundred" if n // 100 == 1 else _ONES[n // 100] + " hundred"
+    return hundreds + ("" if n % 100 == 0 else " and " + _words(n % 100))
+
+
+def _say_rate(x: float) -> str:
+    """A $/case rate spoken: 0.94 → '94 cents', 1.14 → 'a dollar fourteen', 2.05 → 'two dollars oh five'."""
+    cents = int(round(x * 100))
+    dollars, rest = divmod(cents, 100)
+    if dollars == 0:
+        return f"{rest} cents"
+    said = "a dollar" if dollars == 1 else _words(dollars) + " dollars"
+    return said if rest == 0 else said + (" oh " if rest < 10 else " ") + _words(rest)
+
+
+def _say_thousands(x: float) -> str:
+    """Dollars rounded down to ten thousand, spoken: 156,527 → 'a hundred and fifty grand'."""
+    return _words(int(x // 10_000) * 10) + " grand"
+
+
+def _say_millions(x: float) -> str:
+    return _words(int(round(x / 1e6))) + " million"
 
 
 def _and(items: Any) -> str:
@@ -672,10 +1054,12 @@ MEMO_SECTIONS = (
 PLAN, MEMO, CHART = "distribution_plan", "optimization_memo", "capacity_utilization"
 
 
-def build() -> Scenario:
-    """The Q4 distribution-optimisation meeting, every derived number taken from ``solve()``."""
-    net = generate()
-    s = solve(net)
+def build(seed: int = 0) -> Scenario:
+    """The Q4 distribution-optimisation meeting, every derived number taken from ``solve()``.
+
+    Seed 0 is the meeting as first written; another seed is the same meeting on freshly drawn numbers.
+    """
+    inp, net, s = instance(seed)
     pre: LPResult = s["pre"]
     base: LPResult = s["base"]
     cut: LPResult = s["cut"]
@@ -710,6 +1094,10 @@ def build() -> Scenario:
     greedy_logistics = greedy.cost - greedy_production
     savings = greedy.cost - base.cost
     savings_pct = 100 * savings / greedy_logistics
+    # One decimal unless that is off by more than the fact's 1% tolerance (2.95% is not "3.0%").
+    savings_pct_said = _pct(
+        savings_pct, 1 if abs(round(savings_pct, 1) - savings_pct) <= savings_pct / 100 else 2
+    )
     cut_savings = cgreedy.cost - cut.cost
     cut_delta = cut.cost - base.cost
     g_lanes = _greedy_lanes(greedy)
@@ -719,11 +1107,7 @@ def build() -> Scenario:
     short_regions = [k for k, v in peak.unmet.items() if v > _TOL]
     protected: LPResult = s["protected"]
     moved_to = [k for k, v in protected.unmet.items() if v > _TOL and peak.unmet[k] <= _TOL]
-    split_regions = [
-        r.code
-        for r in net.regions
-        if sum(1 for d in net.dcs if cut.flows.get((d.code, r.code), 0.0) > _TOL) > 1
-    ]
+    split = split_regions(net, cut)
     max_out_days = max(
         net.lane(*k).transit_days for k, q in cut.flows.items() if q > _TOL and net.lane(*k).leg == "outbound"
     )
@@ -748,6 +1132,7 @@ def build() -> Scenario:
     rno, mcn, cmh = base.plant_dual["RNO"], base.plant_dual["MCN"], base.dc_dual["CMH"]
     im_rc, im_cut = s["intermodal_reduced_cost"], s["intermodal_rate_cut"]
     im_rate = base_net.lane(*INTERMODAL_LANE).cost
+    im_pct = _pct(100 * inp.intermodal_discount, 0)
     peak_ot_used, peak_ot_net = s["peak_overtime_used"], s["peak_overtime_net"]
 
     m = _Meeting()
@@ -920,12 +1305,12 @@ def build() -> Scenario:
                 "$/case",
             )
         ],
-        f"Confirmed: objective is total landed cost and unmet demand is priced at {_rate(PENALTY_PER_CASE)} a case. "
+        f"Confirmed: objective is total landed cost and unmet demand is priced at {_rate(inp.penalty)} a case. "
         f"The most expensive eligible path in the network lands at {_rate(s['max_path_cost'])} a case, well under "
         "the penalty, so the model will never short-ship to save money; a shortfall only shows up if capacity runs out.",
         chat=(
-            f"Lost-sale penalty: ${PENALTY_PER_CASE:.2f}/case (gross margin $24.10 + avg retailer short-ship fine "
-            "$7.40). Objective = total landed cost: production + inbound + handling + outbound. Units = cases."
+            f"Lost-sale penalty: ${inp.penalty:.2f}/case (gross margin ${inp.gross_margin:.2f} + avg retailer "
+            f"short-ship fine ${inp.short_ship_fine:.2f}). Objective = total landed cost: production + inbound + handling + outbound. Units = cases."
         ),
     )
 
@@ -966,7 +1351,7 @@ def build() -> Scenario:
         ["sections", 2, "text"],
         f"Transshipment linear program solved with HiGHS. {n_vars} variables: {n_in} inbound lane flows, "
         f"{base.eligible_outbound} outbound lane flows ({base.excluded_outbound} lanes over {MAX_OUTBOUND_DAYS} "
-        f"days excluded) and {len(net.regions)} shortfall variables priced at {_rate(PENALTY_PER_CASE)}/case. "
+        f"days excluded) and {len(net.regions)} shortfall variables priced at {_rate(inp.penalty)}/case. "
         f"{n_cons} constraints: plant capacity, DC throughput, DC flow balance, regional demand. Objective: "
         "production + inbound freight + handling + outbound freight + shortfall penalty.",
     )
@@ -978,7 +1363,11 @@ def build() -> Scenario:
         "Create the distribution plan with plant and DC input sheets; orient on the cost range of the network.",
         [
             _num("sc_min_path", "Cheapest landed path in the network", min_cost, "$/case"),
-            _kw("sc_min_path_route", "The cheapest path runs Macon → Columbus → Great Lakes", "Great Lakes"),
+            _kw(
+                "sc_min_path_route",
+                f"The cheapest path runs {pname[min_p]} → {dname[min_d]} → {rname[min_r]}",
+                rname[min_r],
+            ),
         ],
         f"Inputs are in: a plants sheet and a DCs sheet with capacity and unit cost. For orientation, the cheapest "
         f"single path is {pname[min_p]} → {dname[min_d]} → {rname[min_r]} at {_rate(min_cost)} a case landed, and "
@@ -1020,8 +1409,9 @@ def build() -> Scenario:
         A,
         "audio",
         "correction",
-        f"Wait, before you go further. Dallas handling in that file says {int(round(dal_handling_file * 100))} cents. "
-        "That's the old 3PL rate. The new contract kicked in October first, it's a dollar fourteen. My mistake, "
+        f"Wait, before you go further. Dallas handling in that file says {_say_rate(dal_handling_file)}. "
+        "That's the old 3PL rate. The new contract kicked in October first, it's "
+        f"{_say_rate(inp.dallas_contract_handling)}. My mistake, "
         "re-run it with that.",
         "Update the Dallas handling rate, re-solve, and quantify the change and whether flows move.",
         [
@@ -1034,12 +1424,12 @@ def build() -> Scenario:
                 "cases",
             ),
         ],
-        f"Re-solved at {_rate(DALLAS_CONTRACT_HANDLING)}: total landed cost is now {_usd(base.cost)}, up "
+        f"Re-solved at {_rate(inp.dallas_contract_handling)}: total landed cost is now {_usd(base.cost)}, up "
         f"{_usd(corr_delta)}, which is exactly the {_n(base.dc_throughput['DAL'])} cases through Dallas times the "
-        f"{_rate(DALLAS_CONTRACT_HANDLING - dal_handling_file)} increase. No flows moved: Dallas is still the "
+        f"{_rate(inp.dallas_contract_handling - dal_handling_file)} increase. No flows moved: Dallas is still the "
         "cheapest way to serve its regions even at the new rate.",
     )
-    m.edit(PLAN, "update_cell", ["dcs", "DAL", "handling_cost"], DALLAS_CONTRACT_HANDLING)
+    m.edit(PLAN, "update_cell", ["dcs", "DAL", "handling_cost"], inp.dallas_contract_handling)
     m.edit(PLAN, "update_cell", ["summary", "total_landed_cost", "baseline"], base.cost)
     m.edit(PLAN, "add_row", ["summary", "production_cost"], {"baseline": base.production_cost})
     m.edit(PLAN, "add_row", ["summary", "logistics_cost"], {"baseline": base.logistics_cost})
@@ -1061,7 +1451,7 @@ def build() -> Scenario:
             ),
         ],
         f"Against your planners' {_usd(greedy.cost)}, the optimal plan saves {_usd(savings)}. Production cost is "
-        f"identical in both, so that's {_pct(savings_pct)} of the {_usd(greedy_logistics)} of freight and handling "
+        f"identical in both, so that's {savings_pct_said} of the {_usd(greedy_logistics)} of freight and handling "
         "we actually control.",
         screen=Slide(
             slide_id="current_plan",
@@ -1118,7 +1508,7 @@ def build() -> Scenario:
         "update_section",
         ["sections", 4, "text"],
         f"The planners' cheapest-lane-first plan costs {_usd(greedy.cost)}; the optimum costs {_usd(base.cost)}, "
-        f"saving {_usd(savings)} ({_pct(savings_pct)} of freight and handling) with identical production. "
+        f"saving {_usd(savings)} ({savings_pct_said} of freight and handling) with identical production. "
         f"Cheapest-first spends {_n(g_lanes.get(('MCN', 'CMH'), 0.0))} cases of Macon capacity on Columbus and "
         f"then ships {_n(g_lanes.get(('JOL', 'DAL'), 0.0))} cases Joliet → Dallas; the optimum pairs Joliet with "
         "Columbus and Macon with Dallas.",
@@ -1199,7 +1589,8 @@ def build() -> Scenario:
         "audio",
         "pushback",
         "Honestly, I'm not buying it. Cheapest lane first is how everybody does it. If you always take the cheapest "
-        "lane you get the cheapest plan, that's just arithmetic. And a hundred and fifty grand on twenty-five million "
+        f"lane you get the cheapest plan, that's just arithmetic. And {_say_thousands(savings)} on "
+        f"{_say_millions(greedy.cost)} "
         "is rounding. Your solver's probably got a units thing somewhere.",
         "Hold the position with evidence: greedy is myopic under capacity limits, the LP is provably optimal, and "
         "the gap is material against the controllable spend.",
@@ -1234,25 +1625,29 @@ def build() -> Scenario:
         A,
         "audio",
         "analysis",
-        f"Fine, fair. So Reno is binding at a dollar twenty-six. The plant manager offered Saturday overtime, up to "
-        f"{_n(OVERTIME_CASES)} cases at a {_rate(OVERTIME_PREMIUM)} premium. Do I take it?",
+        f"Fine, fair. So Reno is binding at {_say_rate(rno)}. The plant manager offered Saturday overtime, up to "
+        f"{_n(inp.overtime_cases)} cases at a {_rate(inp.overtime_premium)} premium. Do I take it?",
         "Check the shadow price's valid range by re-solving with the extra capacity, and size the overtime.",
         [
             _num("sc_ot_used", "Overtime cases the plan can actually use", s["overtime_used"], "cases"),
             _num("sc_ot_net", "Net saving buying only the usable overtime", s["overtime_net_used"], "$", 1.0),
             _num(
-                "sc_ot_loss", "Net loss if all 25,000 cases are bought", -s["overtime_net_saving"], "$", 1.0
+                "sc_ot_loss",
+                f"Net loss if all {_n(inp.overtime_cases)} cases are bought",
+                -s["overtime_net_saving"],
+                "$",
+                1.0,
             ),
         ],
         f"Only part of it. The {_rate(rno)} shadow price holds for just {_n(s['overtime_used'])} cases, which is the "
         f"Joliet volume into Stockton that Reno would displace. Buying {_n(s['overtime_used'])} cases nets "
-        f"{_usd(s['overtime_net_used'])}; buying all {_n(OVERTIME_CASES)} loses {_usd(-s['overtime_net_saving'])} "
+        f"{_usd(s['overtime_net_used'])}; buying all {_n(inp.overtime_cases)} loses {_usd(-s['overtime_net_saving'])} "
         "because the last cases have nowhere cheaper to go.",
     )
     sens_base = (
         f"Binding constraints and shadow prices: Reno capacity {_rate(rno)}/case, Macon {_rate(mcn)}/case, Columbus "
-        f"throughput {_rate(cmh)}/case. Reno overtime at {_rate(OVERTIME_PREMIUM)} pays only for "
-        f"{_n(s['overtime_used'])} cases (net {_usd(s['overtime_net_used'])}); the full {_n(OVERTIME_CASES)} loses "
+        f"throughput {_rate(cmh)}/case. Reno overtime at {_rate(inp.overtime_premium)} pays only for "
+        f"{_n(s['overtime_used'])} cases (net {_usd(s['overtime_net_used'])}); the full {_n(inp.overtime_cases)} loses "
         f"{_usd(-s['overtime_net_saving'])}."
     )
     m.edit(MEMO, "update_section", ["sections", 5, "text"], sens_base)
@@ -1260,16 +1655,18 @@ def build() -> Scenario:
         A,
         "audio",
         "verbal",
-        "Side note. Our rail rep keeps pitching intermodal Reno to Columbus at fifteen percent under the truck rate. "
+        "Side note. Our rail rep keeps pitching intermodal Reno to Columbus at "
+        f"{_words(round(100 * inp.intermodal_discount))} percent under the truck rate. "
         "I keep telling him Reno product doesn't go east. His company also sponsors my kid's soccer team, so, you "
         "know. Is he crazy?",
         "Answer the tangent with the lane's reduced cost: how much cheaper it must get before it carries volume.",
         [
             _num("sc_im_rc", "Reduced cost of Reno → Columbus", im_rc, "$/case", 1.0),
-            _num("sc_im_cut", "What 15% off the truck rate is worth", im_cut, "$/case", 2.0),
+            _num("sc_im_cut", f"What {im_pct} off the truck rate is worth", im_cut, "$/case", 2.0),
         ],
         f"He's not crazy, just not relevant this quarter. Reno to Columbus has a reduced cost of {_rate(im_rc)} a "
-        f"case: it would have to get that much cheaper before it carries a single case. Fifteen percent off the "
+        "case: it would have to get that much cheaper before it carries a single case. "
+        f"{_words(round(100 * inp.intermodal_discount)).capitalize()} percent off the "
         f"{_rate(im_rate)} truck rate is only {_rate(im_cut)}, and Reno is sold out to Stockton anyway.",
         wait=35,
     )
@@ -1278,7 +1675,7 @@ def build() -> Scenario:
         "update_section",
         ["sections", 5, "text"],
         sens_base
-        + f" Reno → Columbus intermodal at 15% off saves {_rate(im_cut)}/case against a reduced cost "
+        + f" Reno → Columbus intermodal at {im_pct} off saves {_rate(im_cut)}/case against a reduced cost "
         f"of {_rate(im_rc)}/case: it would not enter the plan.",
     )
     m.turn(
@@ -1316,24 +1713,30 @@ def build() -> Scenario:
         "audio",
         "analysis",
         "Oh, hold on. Teams message from ops. The Columbus WMS cutover slipped to mid-October and they're running two "
-        f"shifts through Thanksgiving. Columbus can only do {_n(CUT_CAPACITY)} cases in Q4, not "
+        f"shifts through Thanksgiving. Columbus can only do {_n(inp.cut_capacity)} cases in Q4, not "
         f"{_n(net.dc(CUT_DC).capacity)}. Re-run it.",
         "Take the new constraint, re-solve rather than patch the old plan, and report the new cost, the increase and "
         "the new binding constraints.",
         [
-            _num("sc_cut_cost", "Optimal landed cost with Columbus at 455,000", cut.cost, "$", 0.1),
+            _num(
+                "sc_cut_cost",
+                f"Optimal landed cost with Columbus at {_n(inp.cut_capacity)}",
+                cut.cost,
+                "$",
+                0.1,
+            ),
             _num("sc_cut_delta", "Cost of the Columbus cut", cut_delta, "$", 0.5),
             _num("sc_cut_dual", "Columbus shadow price after the cut", cut.dc_dual["CMH"], "$/case", 1.0),
             _num("sc_cut_dal_dual", "Dallas shadow price after the cut", cut.dc_dual["DAL"], "$/case", 2.0),
         ],
-        f"Re-solved with Columbus at {_n(CUT_CAPACITY)}: total landed cost is {_usd(cut.cost)}, "
+        f"Re-solved with Columbus at {_n(inp.cut_capacity)}: total landed cost is {_usd(cut.cost)}, "
         f"{_usd(cut_delta)} more than the baseline. Columbus is binding at {_rate(cut.dc_dual['CMH'])} a case, and "
         f"Dallas now fills to 100% with a shadow price of {_rate(cut.dc_dual['DAL'])}. All demand is still met.",
         edge="columbus_capacity_cut",
         barge_in=12,
         wait=60,
     )
-    m.edit(PLAN, "update_cell", ["dcs", "CMH", "capacity_cases"], CUT_CAPACITY)
+    m.edit(PLAN, "update_cell", ["dcs", "CMH", "capacity_cases"], inp.cut_capacity)
     m.edit(PLAN, "update_cell", ["summary", "total_landed_cost", "columbus_cut"], cut.cost)
     m.edit(PLAN, "update_cell", ["summary", "production_cost", "columbus_cut"], cut.production_cost)
     m.edit(PLAN, "update_cell", ["summary", "logistics_cost", "columbus_cut"], cut.logistics_cost)
@@ -1376,7 +1779,7 @@ def build() -> Scenario:
             slide_id="current_plan_cut",
             kind="chart",
             title="Planners' re-cut plan: DC throughput vs capacity",
-            subtitle=f"Columbus at {_n(CUT_CAPACITY)} cases; total landed cost {_usd(cgreedy.cost)}",
+            subtitle=f"Columbus at {_n(inp.cut_capacity)} cases; total landed cost {_usd(cgreedy.cost)}",
             chart=ChartSpec(
                 chart_type="bar",
                 categories=[dname[d.code] for d in net.dcs],
@@ -1418,11 +1821,11 @@ def build() -> Scenario:
         MEMO,
         "update_section",
         ["sections", 6, "text"],
-        f"Sensitivity: if Columbus is limited to {_n(CUT_CAPACITY)} cases the optimum rises to {_usd(cut.cost)} "
+        f"Sensitivity: if Columbus is limited to {_n(inp.cut_capacity)} cases the optimum rises to {_usd(cut.cost)} "
         f"(+{_usd(cut_delta)}).",
     )
     por_text = (
-        f"Plan of record (Columbus at {_n(CUT_CAPACITY)} cases): total landed cost {_usd(cut.cost)} "
+        f"Plan of record (Columbus at {_n(inp.cut_capacity)} cases): total landed cost {_usd(cut.cost)} "
         f"({_usd(cut.production_cost)} production, {_usd(cut.logistics_cost)} freight and handling), all "
         f"{_n(demand)} cases served within {MAX_OUTBOUND_DAYS} days. Dallas and Columbus run full; Allentown at "
         f"{_pct(cut_u[6])}, Stockton {_pct(cut_u[3])}. Volumes by DC: "
@@ -1455,7 +1858,7 @@ def build() -> Scenario:
         MEMO,
         "update_section",
         ["sections", 6, "text"],
-        f"Columbus is limited to {_n(CUT_CAPACITY)} cases after the WMS cutover slipped; the plan of record "
+        f"Columbus is limited to {_n(inp.cut_capacity)} cases after the WMS cutover slipped; the plan of record "
         f"assumes it. If the WMS lands early and Columbus returns to {_n(net.dc(CUT_DC).capacity)} cases, the "
         f"baseline optimum of {_usd(base.cost)} is a {_usd(cut_delta)} upside. Each extra Columbus case is worth "
         f"{_rate(cut.dc_dual['CMH'])}.",
@@ -1465,7 +1868,7 @@ def build() -> Scenario:
         "update_section",
         ["sections", 4, "text"],
         f"Against the planners' cheapest-lane-first plan the optimum saves {_usd(savings)} at baseline "
-        f"({_pct(savings_pct)} of freight and handling) and {_usd(cut_savings)} with the Columbus cut "
+        f"({savings_pct_said} of freight and handling) and {_usd(cut_savings)} with the Columbus cut "
         f"({_usd(cgreedy.cost)} vs {_usd(cut.cost)}). Cheapest-first spends Macon capacity on Columbus and then "
         f"ships {_n(g_lanes.get(('JOL', 'DAL'), 0.0))} cases Joliet → Dallas; the optimum pairs Joliet with "
         "Columbus and Macon with Dallas. Production cost is identical, so every dollar comes from freight.",
@@ -1499,15 +1902,13 @@ def build() -> Scenario:
         "Dev's chief of staff is asking in chat. Can you answer her?",
         "Confirm the three-day rule holds in the plan of record and name the regions now served from two DCs.",
         [
-            _num(
-                "sc_split_count", "Regions served from more than one DC", len(split_regions), "regions", 0.0
-            ),
-            _kw("sc_split_names", "Names the split regions", *(rname[r] for r in split_regions)),
+            _num("sc_split_count", "Regions served from more than one DC", len(split), "regions", 0.0),
+            _kw("sc_split_names", "Names the split regions", *(rname[r] for r in split)),
             _num("sc_max_days", "Longest outbound transit used in the plan", max_out_days, "days", 0.0),
         ],
         f"Yes: every outbound lane in the plan of record is within {MAX_OUTBOUND_DAYS} days; the longest one used is "
-        f"{max_out_days} days. {len(split_regions)} regions are split across two DCs: "
-        + " and ".join(rname[r] for r in split_regions)
+        f"{max_out_days} days. {len(split)} regions are split across two DCs: "
+        + " and ".join(rname[r] for r in split)
         + ".",
         chat="From Priya (Dev's CoS): does the Columbus-cut plan still hit 3-day OTIF for every region? "
         "and is any region now served from more than one DC?",
@@ -1520,7 +1921,7 @@ def build() -> Scenario:
                 if cut.flows.get((d.code, r), 0.0) > _TOL
             )
             + ")"
-            for r in split_regions
+            for r in split
         ),
     )
 
@@ -1693,8 +2094,8 @@ def build() -> Scenario:
         A,
         "audio",
         "analysis",
-        f"What would close the gap? Joliet can add weekend shifts, up to {_n(PEAK_OVERTIME_CASES)} cases at a "
-        f"{_rate(PEAK_OVERTIME_PREMIUM)} premium. Worth it in the peak case?",
+        f"What would close the gap? Joliet can add weekend shifts, up to {_n(inp.peak_overtime_cases)} cases at a "
+        f"{_rate(inp.peak_overtime_premium)} premium. Worth it in the peak case?",
         "Use the peak shadow price and a re-solve to size the Joliet overtime and its net value.",
         [
             _num(
@@ -1708,7 +2109,7 @@ def build() -> Scenario:
             _num("sc_peak_ot_net", "Net saving of the Joliet overtime", peak_ot_net, "$", 0.5),
         ],
         f"Clearly yes. In the peak case Joliet capacity is worth {_rate(peak.plant_dual['JOL'])} a case because it "
-        f"avoids a {_rate(PENALTY_PER_CASE)} lost sale. Re-solved, the plan uses {_n(peak_ot_used)} overtime cases, "
+        f"avoids a {_rate(inp.penalty)} lost sale. Re-solved, the plan uses {_n(peak_ot_used)} overtime cases, "
         f"clears the whole shortfall and nets {_usd(peak_ot_net)} after the premium.",
     )
     m.edit(
@@ -1716,7 +2117,7 @@ def build() -> Scenario:
         "update_section",
         ["sections", 7, "text"],
         risk_text + f" Mitigation: Joliet weekend shifts ({_n(peak_ot_used)} cases at "
-        f"{_rate(PEAK_OVERTIME_PREMIUM)} premium) clear the shortfall and net {_usd(peak_ot_net)}.",
+        f"{_rate(inp.peak_overtime_premium)} premium) clear the shortfall and net {_usd(peak_ot_net)}.",
     )
     m.turn(
         A,
@@ -1751,15 +2152,15 @@ def build() -> Scenario:
         f"Plan of record shadow prices: Columbus throughput {_rate(cut.dc_dual['CMH'])}/case (10,000 more cases "
         f"save {_usd(s['cmh_extra_value'])}), Dallas {_rate(cut.dc_dual['DAL'])}/case, Reno capacity "
         f"{_rate(cut.plant_dual['RNO'])}/case, Macon {_rate(cut.plant_dual['MCN'])}/case. Reno overtime at "
-        f"{_rate(OVERTIME_PREMIUM)} pays only for {_n(s['overtime_used'])} cases (net "
-        f"{_usd(s['overtime_net_used'])}); the full {_n(OVERTIME_CASES)} loses {_usd(-s['overtime_net_saving'])}. "
-        f"Reno → Columbus intermodal at 15% off saves {_rate(im_cut)}/case against a reduced cost of "
+        f"{_rate(inp.overtime_premium)} pays only for {_n(s['overtime_used'])} cases (net "
+        f"{_usd(s['overtime_net_used'])}); the full {_n(inp.overtime_cases)} loses {_usd(-s['overtime_net_saving'])}. "
+        f"Reno → Columbus intermodal at {im_pct} off saves {_rate(im_cut)}/case against a reduced cost of "
         f"{_rate(im_rc)}/case: it would not enter the plan.",
     )
 
     # ------------------------------------------------------------------ executive summary
     summary_v1 = (
-        f"Plan of record: {_usd(cut.cost)} total landed cost for Q4 with Columbus at {_n(CUT_CAPACITY)} cases, "
+        f"Plan of record: {_usd(cut.cost)} total landed cost for Q4 with Columbus at {_n(inp.cut_capacity)} cases, "
         f"{_usd(cut_savings)} below the current cheapest-lane-first method, all {_n(demand)} cases served within "
         f"{MAX_OUTBOUND_DAYS} days. Risk: the peak promo leaves a shortfall of {_n(shortfall)} cases "
         f"({_usd(peak.penalty_cost)} lost-sale penalty). Ask: approve Joliet weekend shifts."
@@ -1817,11 +2218,11 @@ def build() -> Scenario:
         wait=50,
     )
     summary_v2 = (
-        f"Plan of record: {_usd(cut.cost)} total landed cost for Q4 with Columbus at {_n(CUT_CAPACITY)} cases, "
+        f"Plan of record: {_usd(cut.cost)} total landed cost for Q4 with Columbus at {_n(inp.cut_capacity)} cases, "
         f"{_usd(cut_savings)} below the current cheapest-lane-first method, all {_n(demand)} cases served within "
         f"{MAX_OUTBOUND_DAYS} days. Peak promo risk: a shortfall of {_n(shortfall)} cases "
         f"({_usd(peak.penalty_cost)} lost-sale penalty) if sales' forecast lands; Joliet weekend shifts "
-        f"({_n(peak_ot_used)} cases at {_rate(PEAK_OVERTIME_PREMIUM)} premium) close it and net {_usd(peak_ot_net)}. "
+        f"({_n(peak_ot_used)} cases at {_rate(inp.peak_overtime_premium)} premium) close it and net {_usd(peak_ot_net)}. "
         "Ask: approve the Joliet shifts by the S&OP cut-off."
     )
     m.turn(
@@ -1986,10 +2387,10 @@ def build() -> Scenario:
         A,
         "audio",
         "verbal",
-        f"Ops just confirmed {_n(CUT_CAPACITY)} at Columbus is firm, no more changes. Lock it.",
+        f"Ops just confirmed {_n(inp.cut_capacity)} at Columbus is firm, no more changes. Lock it.",
         "Confirm the plan of record is locked and what it commits to.",
         [_num("sc_lock_cost", "Locked plan-of-record cost", cut.cost, "$", 0.1)],
-        f"Locked: plan of record at {_usd(cut.cost)} with Columbus at {_n(CUT_CAPACITY)}, and the sheet, memo and "
+        f"Locked: plan of record at {_usd(cut.cost)} with Columbus at {_n(inp.cut_capacity)}, and the sheet, memo and "
         "chart all reflect it.",
         wait=30,
     )
@@ -2039,20 +2440,20 @@ def build() -> Scenario:
             _num(
                 "sc_h_dal_rate",
                 "Dallas contract handling rate assumed",
-                DALLAS_CONTRACT_HANDLING,
+                inp.dallas_contract_handling,
                 "$/case",
                 0.0,
             ),
             _num("sc_h_ne", "Confirmed Northeast promo demand", promo[DUPLICATE_REGION], "cases", 0.0),
         ],
-        f"Posted: penalty {_rate(PENALTY_PER_CASE)} a case, {MAX_OUTBOUND_DAYS}-day outbound cap, Dallas handling "
-        f"{_rate(DALLAS_CONTRACT_HANDLING)}, Columbus {_n(CUT_CAPACITY)} cases, Northeast promo "
+        f"Posted: penalty {_rate(inp.penalty)} a case, {MAX_OUTBOUND_DAYS}-day outbound cap, Dallas handling "
+        f"{_rate(inp.dallas_contract_handling)}, Columbus {_n(inp.cut_capacity)} cases, Northeast promo "
         f"{_n(promo[DUPLICATE_REGION])} cases, fixed costs excluded.",
         chat="assumptions list for Priya pls",
         reference_chat=(
-            f"Assumptions: lost-sale penalty ${PENALTY_PER_CASE:.2f}/case; outbound transit <= {MAX_OUTBOUND_DAYS} "
-            f"days; no direct shipments; Dallas handling ${DALLAS_CONTRACT_HANDLING:.2f}/case (contract from Oct 1); "
-            f"Columbus Q4 throughput {_n(CUT_CAPACITY)} cases; peak promo demand with Northeast "
+            f"Assumptions: lost-sale penalty ${inp.penalty:.2f}/case; outbound transit <= {MAX_OUTBOUND_DAYS} "
+            f"days; no direct shipments; Dallas handling ${inp.dallas_contract_handling:.2f}/case (contract from Oct 1); "
+            f"Columbus Q4 throughput {_n(inp.cut_capacity)} cases; peak promo demand with Northeast "
             f"{_n(promo[DUPLICATE_REGION])} cases; DC fixed costs sunk."
         ),
         wait=40,
@@ -2094,7 +2495,7 @@ def build() -> Scenario:
         "confirm the Columbus WMS date, and sales' final promo file, and I'll re-solve as soon as each lands.",
         wait=25,
     )
-    return _assemble(m, net, s, skeleton_memo)
+    return _assemble(m, inp, net, s, skeleton_memo, seed)
 
 
 def current_plan_csv(net: Network, g: GreedyResult) -> str:
@@ -2119,7 +2520,9 @@ def _crit(
     )
 
 
-def _assemble(m: _Meeting, net: Network, s: dict[str, Any], skeleton_memo: dict[str, Any]) -> Scenario:
+def _assemble(
+    m: _Meeting, inp: Inputs, net: Network, s: dict[str, Any], skeleton_memo: dict[str, Any], seed: int
+) -> Scenario:
     base: LPResult = s["base"]
     cut: LPResult = s["cut"]
     peak: LPResult = s["peak"]
@@ -2163,7 +2566,7 @@ def _assemble(m: _Meeting, net: Network, s: dict[str, Any], skeleton_memo: dict[
             name="promo_demand_q4.csv",
             media_type="text/csv",
             description="Sales' peak promo forecast (Northeast listed twice)",
-            content=promo_demand_csv(net),
+            content=promo_demand_csv(net, inp),
         ),
     ]
     utter = {t.edge_case: t.human_utterance for t in m.turns if t.edge_case}
@@ -2192,7 +2595,7 @@ def _assemble(m: _Meeting, net: Network, s: dict[str, Any], skeleton_memo: dict[
         EdgeCase(
             name="columbus_capacity_cut",
             description="Mid-solve, ops cuts Columbus Q4 throughput from "
-            f"{_n(net.dc(CUT_DC).capacity)} to {_n(CUT_CAPACITY)} cases.",
+            f"{_n(net.dc(CUT_DC).capacity)} to {_n(inp.cut_capacity)} cases.",
             human_utterance=utter["columbus_capacity_cut"],
             expected_behavior="Re-solve with the new constraint rather than patch the old plan; report the new cost, "
             "the increase and the new binding constraints.",
@@ -2313,7 +2716,7 @@ def _assemble(m: _Meeting, net: Network, s: dict[str, Any], skeleton_memo: dict[
                     "Dallas handling at the contract rate",
                     "numeric_equality",
                     "/dcs/DAL/handling_cost",
-                    DALLAS_CONTRACT_HANDLING,
+                    inp.dallas_contract_handling,
                     0.5,
                 ),
                 _crit(
@@ -2519,8 +2922,9 @@ def _assemble(m: _Meeting, net: Network, s: dict[str, Any], skeleton_memo: dict[
             "difficulty": "hard",
             "domain": "supply chain network optimisation",
             "solver": "scipy HiGHS",
+            **({"instance_seed": seed} if seed else {}),
         },
-        seed=SEED,
+        seed=inp.generator_seed,
         data_files=files,
         products=products,
         ground_truth=ground_truth,

@@ -1,12 +1,17 @@
-"""The supply-chain built-in: shape of the meeting, the LP re-derived from the pushed CSVs, products and facts."""
+"""The supply-chain built-in: shape of the meeting, the LP re-derived from the pushed CSVs, products and facts.
+
+Most checks run on the scenario as written (seed 0) and on fresh instances (seeds 1-3): same meeting, new numbers.
+"""
 
 from __future__ import annotations
 
 import copy
 import csv
 import io
+import json
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +19,48 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from modylbench.scenarios import PHASES, Scenario, VerificationCriterion, apply_mutations, run_check
+from modylbench.scenarios import (
+    PHASES,
+    Scenario,
+    VerificationCriterion,
+    apply_mutations,
+    parse_scenario,
+    run_check,
+    to_public,
+)
 from modylbench.scenarios.builtin import supply_chain as sc
 from modylbench.scenarios.builtin.__main__ import dump
 
 SID = "optimization_solver_supply_chain"
+SEEDS = (0, 1, 2, 3)
 
 
-@pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    return sc.build()
+@cache
+def _built(seed: int) -> Scenario:
+    return sc.build(seed)
+
+
+_instance = cache(sc.instance)
+
+
+def _inputs(seed: int) -> sc.Inputs:
+    return _instance(seed)[0]
+
+
+@pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
+def seed(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
+
+
+@pytest.fixture
+def scenario(seed: int) -> Scenario:
+    return _built(seed)
+
+
+@pytest.fixture
+def inp(seed: int) -> sc.Inputs:
+    """What the persona says in the meeting (penalty, contract rate, Columbus cut, overtime offers)."""
+    return _inputs(seed)
 
 
 # --------------------------------------------------------------------------- independent model from the files
@@ -38,7 +75,7 @@ def _rows(scenario: Scenario, name: str) -> list[dict[str, str]]:
 class _Files:
     """The network as parsed back from the CSV text the persona pushes (no use of the builder's objects)."""
 
-    def __init__(self, scenario: Scenario, demand_file: str = "demand.csv"):
+    def __init__(self, scenario: Scenario, demand_file: str = "demand.csv") -> None:
         self.cap = {r["plant_id"]: float(r["q4_capacity_cases"]) for r in _rows(scenario, "plants.csv")}
         self.prod = {
             r["plant_id"]: float(r["production_cost_per_case"]) for r in _rows(scenario, "plants.csv")
@@ -68,9 +105,7 @@ class _Files:
         ]
 
 
-def _path_lp(
-    f: _Files, penalty: float = 31.5, extra: dict[str, Any] | None = None
-) -> tuple[float, np.ndarray, Any]:
+def _path_lp(f: _Files, penalty: float, extra: dict[str, Any] | None = None) -> tuple[float, np.ndarray, Any]:
     """Path formulation (one variable per plant→DC→region path, plus shortfall), interior point."""
     paths = f.paths()
     plants, dcs, regions = list(f.cap), list(f.dcap), list(f.demand)
@@ -93,8 +128,8 @@ def _path_lp(
     return float(res.fun), res.x, (paths, regions, c, a_ub, b_ub, a_eq, b_eq)
 
 
-def _contract(f: _Files) -> _Files:
-    f.hand["DAL"] = sc.DALLAS_CONTRACT_HANDLING
+def _contract(f: _Files, inp: sc.Inputs) -> _Files:
+    f.hand["DAL"] = inp.dallas_contract_handling
     return f
 
 
@@ -136,41 +171,42 @@ def test_committed_data_file_is_current() -> None:
 # --------------------------------------------------------------------------- the solution, re-derived
 
 
-def test_baseline_and_scenarios_recomputed_from_files(scenario: Scenario) -> None:
+def test_baseline_and_scenarios_recomputed_from_files(scenario: Scenario, inp: sc.Inputs) -> None:
     gt = scenario.ground_truth
+    pen = inp.penalty
     f = _Files(scenario)
     assert sum(f.cap.values()) == gt["total_plant_capacity"]
     assert sum(f.dcap.values()) == gt["total_dc_capacity"]
     assert sum(f.demand.values()) == gt["total_demand"]
     assert len(f.out) == gt["eligible_outbound_lanes"]
     assert max(p[3] for p in f.paths()) == pytest.approx(gt["max_path_cost"])
-    pre, _, _ = _path_lp(f)
+    pre, _, _ = _path_lp(f, pen)
     assert pre == pytest.approx(gt["file_rates_optimal_cost"], abs=1.0)
-    f = _contract(f)
-    base, _, _ = _path_lp(f)
+    f = _contract(f, inp)
+    base, _, _ = _path_lp(f, pen)
     assert base == pytest.approx(gt["baseline_optimal_cost"], abs=1.0)
-    f.dcap["CMH"] = sc.CUT_CAPACITY
-    cut, _, _ = _path_lp(f)
+    f.dcap["CMH"] = inp.cut_capacity
+    cut, _, _ = _path_lp(f, pen)
     assert cut == pytest.approx(gt["columbus_cut_cost"], abs=1.0)
-    peak_f = _contract(_Files(scenario, "promo_demand_q4.csv"))
-    peak_f.dcap["CMH"] = sc.CUT_CAPACITY
+    peak_f = _contract(_Files(scenario, "promo_demand_q4.csv"), inp)
+    peak_f.dcap["CMH"] = inp.cut_capacity
     assert sum(peak_f.demand.values()) == gt["promo_total_demand"]
     naive = sum(float(r["q4_demand_cases"]) for r in _rows(scenario, "promo_demand_q4.csv"))
     assert naive == gt["promo_naive_total_demand"] > gt["total_plant_capacity"]
-    peak, x, (paths, regions, *_r) = _path_lp(peak_f)
+    peak, x, (paths, regions, *_r) = _path_lp(peak_f, pen)
     assert peak == pytest.approx(gt["peak_cost"], abs=1.0)
     short = x[len(paths) :]
     assert short.sum() == pytest.approx(gt["peak_shortfall_cases"], abs=0.5)
     assert short.sum() == pytest.approx(sum(peak_f.demand.values()) - sum(peak_f.cap.values()), abs=0.5)
-    assert gt["peak_penalty_cost"] == pytest.approx(31.5 * short.sum(), abs=1.0)
+    assert gt["peak_penalty_cost"] == pytest.approx(pen * short.sum(), abs=1.0)
 
 
-def test_peak_shortfall_split_is_unique(scenario: Scenario) -> None:
+def test_peak_shortfall_split_is_unique(scenario: Scenario, inp: sc.Inputs) -> None:
     """The regions the memo names as short are forced: no other optimal plan shorts them differently."""
     gt = scenario.ground_truth
-    f = _contract(_Files(scenario, "promo_demand_q4.csv"))
-    f.dcap["CMH"] = sc.CUT_CAPACITY
-    opt, _, (paths, regions, c, a_ub, b_ub, a_eq, b_eq) = _path_lp(f)
+    f = _contract(_Files(scenario, "promo_demand_q4.csv"), inp)
+    f.dcap["CMH"] = inp.cut_capacity
+    opt, _, (paths, regions, c, a_ub, b_ub, a_eq, b_eq) = _path_lp(f, inp.penalty)
     a2 = np.vstack([a_ub, c])
     b2 = np.append(b_ub, opt + 1.0)
     for k, r in enumerate(regions):
@@ -183,19 +219,20 @@ def test_peak_shortfall_split_is_unique(scenario: Scenario) -> None:
         assert lo.fun == pytest.approx(gt[f"peak_unmet_{r}"], abs=50.0), r
 
 
-def test_duals_certify_optimality(scenario: Scenario) -> None:
+def test_duals_certify_optimality(scenario: Scenario, inp: sc.Inputs) -> None:
     """The builder's shadow prices are a feasible dual whose objective equals the primal cost (strong duality)."""
-    net = sc.contract_network(sc.generate())
-    for n in (net, net.with_dc(sc.CUT_DC, capacity=sc.CUT_CAPACITY)):
-        res = sc.solve_lp(n)
-        f = _contract(_Files(scenario))
+    pen = inp.penalty
+    net = sc.contract_network(sc.generate(inp), inp)
+    for n in (net, net.with_dc(sc.CUT_DC, capacity=inp.cut_capacity)):
+        res = sc.solve_lp(n, pen)
+        f = _contract(_Files(scenario), inp)
         f.dcap["CMH"] = n.dc("CMH").capacity
         a = res.plant_dual
         b = res.dc_dual
         assert all(v >= -1e-9 for v in [*a.values(), *b.values()])
         # Region price: cheapest way to deliver one more case, priced at the duals, capped by the penalty.
         v = {
-            r: min([31.5] + [cost + a[p] + b[d] for p, d, rr, cost in f.paths() if rr == r]) for r in f.demand
+            r: min([pen] + [cost + a[p] + b[d] for p, d, rr, cost in f.paths() if rr == r]) for r in f.demand
         }
         dual_obj = sum(f.demand[r] * v[r] for r in f.demand) - sum(f.cap[p] * a[p] for p in f.cap)
         dual_obj -= sum(f.dcap[d] * b[d] for d in f.dcap)
@@ -208,35 +245,38 @@ def test_duals_certify_optimality(scenario: Scenario) -> None:
             if price > 1e-6:
                 assert res.dc_throughput[d] == pytest.approx(f.dcap[d])
     gt = scenario.ground_truth
-    base = sc.solve_lp(net)
+    base = sc.solve_lp(net, pen)
     assert base.plant_dual["RNO"] == pytest.approx(gt["dual_plant_RNO"])
     assert base.dc_dual["CMH"] == pytest.approx(gt["dual_dc_CMH"])
 
 
-def test_shadow_prices_match_resolves(scenario: Scenario) -> None:
+def test_shadow_prices_match_resolves(scenario: Scenario, inp: sc.Inputs) -> None:
     gt = scenario.ground_truth
-    f = _contract(_Files(scenario))
-    f.dcap["CMH"] = sc.CUT_CAPACITY
-    cut, _, _ = _path_lp(f)
-    f.dcap["CMH"] += 10_000
-    more, _, _ = _path_lp(f)
+    pen = inp.penalty
+    f = _contract(_Files(scenario), inp)
+    f.dcap["CMH"] = inp.cut_capacity
+    cut, _, _ = _path_lp(f, pen)
+    f.dcap["CMH"] += sc.EXTRA_CMH_CASES
+    more, _, _ = _path_lp(f, pen)
     assert cut - more == pytest.approx(gt["columbus_extra_10k_value"], abs=1.0)
-    assert (cut - more) / 10_000 == pytest.approx(gt["columbus_cut_dual_CMH"], abs=0.01)
-    f = _contract(_Files(scenario))
-    base, _, _ = _path_lp(f)
-    f.cap["RNO"] += sc.OVERTIME_CASES
-    ot, x, (paths, *_r) = _path_lp(f)
+    assert (cut - more) / sc.EXTRA_CMH_CASES == pytest.approx(gt["columbus_cut_dual_CMH"], abs=0.01)
+    f = _contract(_Files(scenario), inp)
+    base, _, _ = _path_lp(f, pen)
+    f.cap["RNO"] += inp.overtime_cases
+    ot, x, (paths, *_r) = _path_lp(f, pen)
     used = (
         sum(q for (p, _d, _rr, _c), q in zip(paths, x, strict=False) if p == "RNO")
         - _Files(scenario).cap["RNO"]
     )
     assert used == pytest.approx(gt["overtime_usable_cases"], abs=1.0)
-    assert base - ot - sc.OVERTIME_PREMIUM * used == pytest.approx(gt["overtime_net_saving_usable"], abs=2.0)
+    assert base - ot - inp.overtime_premium * used == pytest.approx(gt["overtime_net_saving_usable"], abs=2.0)
 
 
-def test_current_plan_file_is_cheapest_first_and_costs_what_we_say(scenario: Scenario) -> None:
+def test_current_plan_file_is_cheapest_first_and_costs_what_we_say(
+    scenario: Scenario, inp: sc.Inputs
+) -> None:
     gt = scenario.ground_truth
-    f = _contract(_Files(scenario))
+    f = _contract(_Files(scenario), inp)
     cost = {(p, d, r): c for p, d, r, c in f.paths()}
     rows = _rows(scenario, "current_plan.csv")
     total = 0.0
@@ -262,8 +302,8 @@ def test_current_plan_file_is_cheapest_first_and_costs_what_we_say(scenario: Sce
     assert gt["baseline_savings"] > 100_000 and gt["columbus_cut_savings"] > gt["baseline_savings"]
 
 
-def test_qualitative_claims_in_the_dialogue_hold() -> None:
-    s = sc.solve(sc.generate())
+def test_qualitative_claims_in_the_dialogue_hold(inp: sc.Inputs) -> None:
+    s = sc.solve(sc.generate(inp), inp)
     # "No flows moved" after the Dallas rate correction.
     assert {k: round(v) for k, v in s["pre"].flows.items()} == {
         k: round(v) for k, v in s["base"].flows.items()
@@ -278,6 +318,11 @@ def test_qualitative_claims_in_the_dialogue_hold() -> None:
     assert s["intermodal_rate_cut"] < s["intermodal_reduced_cost"]
     assert s["overtime_net_saving"] < 0 < s["overtime_net_used"]
     assert sum(s["peak_overtime"].unmet.values()) == pytest.approx(0.0)
+    # The Columbus cut binds, the promo leaves a gap, the weekend shifts close it and pay.
+    assert s["cut"].dc_dual["CMH"] > 0 and s["cut"].dc_dual["DAL"] > 0
+    assert 0 < sum(s["peak"].unmet.values()) < inp.peak_overtime_cases
+    assert s["peak_overtime_net"] > 0
+    assert sc.story_breaks(sc.generate(inp), inp, s) == []
 
 
 # --------------------------------------------------------------------------- products and mutations
@@ -398,3 +443,145 @@ def test_edge_case_references_handle_the_curveball(scenario: Scenario) -> None:
     assert memo is not None
     summary = memo.reference["sections"][0]["text"]
     assert f"{scenario.ground_truth['peak_shortfall_cases']:,.0f}" in summary
+
+
+# --------------------------------------------------------------------------- fresh instances
+
+FRESH = (1, 2, 3)
+
+
+def test_build_without_a_seed_is_the_scenario_as_written() -> None:
+    assert sc.build() == _built(0)
+    assert sc.instance(0)[0] == sc.Inputs()
+
+
+def test_build_is_deterministic() -> None:
+    assert sc.build(5) == sc.build(5)
+
+
+def _shape(s: Scenario) -> dict[str, Any]:
+    """Everything about the meeting except its numbers."""
+    return {
+        "turns": [
+            (
+                t.phase,
+                t.channel,
+                t.expected_response_type,
+                t.edge_case,
+                tuple(t.files),
+                t.chat_message is not None,
+                t.screen.slide_id if t.screen else None,
+                t.barge_in_after_sec,
+                t.wait_for_agent_sec,
+                tuple(f.id for f in t.expected_facts),
+                tuple(type(f.value).__name__ for f in t.expected_facts),
+            )
+            for t in s.turns
+        ],
+        "edges": [(e.name, e.severity) for e in s.edge_cases],
+        "products": [(p.product_id, p.output_type, p.title) for p in s.products],
+        "criteria": [
+            (o.product_id, [(c.id, c.check_type, c.target_field) for c in o.verification_criteria])
+            for o in s.expected_outputs
+            if all(isinstance(c, VerificationCriterion) for c in o.verification_criteria)
+        ],
+        "files": [f.name for f in s.data_files],
+        "ground_truth": sorted(k for k in s.ground_truth if not k.startswith("por_flow_")),
+        "memo_edits": [
+            (m.turn_index, m.mutation_type, m.path) for m in s.expected_mutations if m.product_id == sc.MEMO
+        ],
+        "persona": s.human_persona,
+        "context": (s.context, s.meeting_goal, s.title),
+    }
+
+
+@pytest.mark.parametrize("seed", FRESH)
+def test_fresh_instance_is_the_same_meeting_and_validates(seed: int) -> None:
+    s = _built(seed)
+    assert _shape(s) == _shape(_built(0))
+    assert s.model_dump() != _built(0).model_dump()
+    assert Scenario.model_validate(s.model_dump()) == s
+    again = parse_scenario(json.loads(json.dumps(to_public(s))), f"seed {seed}")
+    assert again.ground_truth == s.ground_truth and again.turns == s.turns
+    assert s.metadata["instance_seed"] == seed
+
+
+def _numeric_facts(s: Scenario) -> dict[str, float]:
+    return {f.id: f.value for t in s.turns for f in t.expected_facts if isinstance(f.value, float)}
+
+
+@pytest.mark.parametrize("seed", FRESH)
+def test_fresh_instance_has_new_numbers(seed: int) -> None:
+    old, new = _numeric_facts(_built(0)), _numeric_facts(_built(seed))
+    assert old.keys() == new.keys()
+    moved = [k for k in old if abs(new[k] - old[k]) > 0.02 * abs(old[k])]
+    assert len(moved) >= 0.8 * len(old), sorted(set(old) - set(moved))
+    # Criteria with numeric expectations follow the new solution too.
+    crit0 = {
+        c.id: c.expected_value
+        for o in _built(0).expected_outputs
+        for c in o.verification_criteria
+        if isinstance(c, VerificationCriterion)
+    }
+    crit = {
+        c.id: c.expected_value
+        for o in _built(seed).expected_outputs
+        for c in o.verification_criteria
+        if isinstance(c, VerificationCriterion)
+    }
+    numeric = [k for k, v in crit0.items() if isinstance(v, float) and k != "sc_plan_dal_rate"]
+    assert sum(crit[k] != crit0[k] for k in numeric) >= 0.8 * len(numeric)
+    assert crit["sc_plan_dal_rate"] == _inputs(seed).dallas_contract_handling
+
+
+def _written(inp: sc.Inputs, net: sc.Network) -> dict[str, list[str]]:
+    """Key inputs of an instance, keyed by name, as the script writes or says them."""
+    promo_ne = round(net.region("NEA").demand * (1 + inp.uplift["NEA"]), -2)
+    return {
+        "penalty": [f"${inp.penalty:.2f}"],
+        "gross margin": [f"${inp.gross_margin:.2f}"],
+        "short-ship fine": [f"${inp.short_ship_fine:.2f}"],
+        "Dallas contract rate": [f"${inp.dallas_contract_handling:.2f}"],
+        "Dallas file rate": [f"{round(net.dc('DAL').handling_cost * 100)} cents"],
+        "Columbus cut": [f"{inp.cut_capacity:,.0f}"],
+        "Columbus capacity": [f"{net.dc('CMH').capacity:,.0f}"],
+        "Reno overtime": [f"{inp.overtime_cases:,.0f}", f"${inp.overtime_premium:.2f}"],
+        "Joliet shifts": [f"{inp.peak_overtime_cases:,.0f}", f"${inp.peak_overtime_premium:.2f}"],
+        "intermodal discount": [f"{100 * inp.intermodal_discount:.0f}%"],
+        "Northeast promo": [f"{promo_ne:,.0f}"],
+        "plant capacity": [f"{sum(p.capacity for p in net.plants):,.0f}"],
+        "demand": [f"{sum(r.demand for r in net.regions):,.0f}"],
+    }
+
+
+def _all_strings(x: Any) -> list[str]:
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, dict):
+        return [s for v in x.values() for s in _all_strings(v)]
+    if isinstance(x, list | tuple):
+        return [s for v in x for s in _all_strings(v)]
+    return []
+
+
+def test_fresh_instance_states_none_of_the_old_figures() -> None:
+    (_, net0, _), (_, net1, _) = _instance(0), _instance(1)
+    old, new = _written(_inputs(0), net0), _written(_inputs(1), net1)
+    text = "\n".join(_all_strings(_built(1).model_dump()))
+    stale = [
+        (name, fig)
+        for name in old
+        for fig, now in zip(old[name], new[name], strict=True)
+        if fig != now and re.search(rf"(?<![\d,.]){re.escape(fig)}(?![\d,]|\.\d)", text)
+    ]
+    assert not stale
+    # What the persona says aloud in seed 0 (Dallas contract, Reno's shadow price, the rail pitch, the gap).
+    gt0, gt1 = _built(0).ground_truth, _built(1).ground_truth
+    spoken = {
+        "a dollar fourteen": _inputs(1).dallas_contract_handling != 1.14,
+        "a dollar twenty-six": round(float(gt1["dual_plant_RNO"]), 2) != 1.26,
+        "fifteen percent": _inputs(1).intermodal_discount != 0.15,
+        "a hundred and fifty grand": gt1["baseline_savings"] // 10_000 != gt0["baseline_savings"] // 10_000,
+    }
+    assert all(said in "\n".join(_all_strings(_built(0).model_dump())) for said in spoken)
+    assert [said for said, moved in spoken.items() if moved and said in text] == []
