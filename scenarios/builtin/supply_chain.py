@@ -1,7 +1,8 @@
 """Built-in scenario: optimise a consumer-goods company's Q4 plant → DC → region distribution plan.
 
-Generates a shipment network from a fixed seed, solves the transshipment LP with HiGHS (flows, duals,
-reduced costs, the planners' greedy plan, a DC capacity cut and a peak-demand re-solve) and builds the meeting.
+Generates a shipment network from ``Inputs``, solves the transshipment LP with HiGHS (flows, duals, reduced
+costs, the planners' greedy plan, a DC capacity cut and a peak-demand re-solve) and builds the meeting.
+``build(seed)``: seed 0 is the meeting as written; other seeds draw new inputs under the same script.
 """
 
 from __future__ import annotations
