@@ -46,9 +46,10 @@ def _load_suite() -> ModuleType:
 ADV = _load_suite()
 SCENARIOS: dict[str, Scenario] = resolve_scenarios([])
 IDS = sorted(SCENARIOS)
-# The panel runs every strategy over HTTP for each scenario; two by default (one Consultant-tier,
-# one Peer-tier scenario), all six with --run-slow.
-PANEL_DEFAULT = [s for s in ("financial_analyst_lbo_model", "optimization_solver_supply_chain") if s in SCENARIOS]
+# The panel sends every item of every strategy over HTTP: about 2,200 requests and 20-25 s per
+# scenario on a laptop-class machine, so one scenario (Consultant tier) runs by default and the
+# other five with --run-slow.
+PANEL_DEFAULT = [s for s in ("financial_analyst_lbo_model",) if s in SCENARIOS]
 LENIENT = 9.5
 CORRECT_MIN, GAMING_MAX = 9.0, 6.0
 
