@@ -149,6 +149,21 @@ class Aligner:
             have = [(j, _names("", x)[1:]) for j, x in enumerate(got) if isinstance(x, dict)]
             pairs = _best_pairs([w for w in want if w[1]], [h for h in have if h[1]])
             taken = set(pairs.values())
+            # Parts whose heading was reworded past recognition pair by what they say.
+            scored = []
+            for i, x in enumerate(ref):
+                if i in pairs or not isinstance(x, dict) or not isinstance(x.get("text"), str):
+                    continue
+                for j, y in enumerate(got):
+                    if j in taken or not isinstance(y, dict) or not isinstance(y.get("text"), str):
+                        continue
+                    c = text_credit(x["text"], y["text"]) if x["text"].strip() and y["text"].strip() else 0.0
+                    if c >= 0.5:
+                        scored.append((c, i, j))
+            for _c, i, j in sorted(scored, key=lambda t: -t[0]):
+                if i not in pairs and j not in taken:
+                    pairs[i] = j
+                    taken.add(j)
             for i, _x in enumerate(ref):
                 if i not in pairs and i < len(got) and i not in taken:
                     pairs[i] = i  # an untitled or unmatched part falls back to its position

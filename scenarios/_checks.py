@@ -118,8 +118,6 @@ def run_check(
         reason = f"{value!r} in [{lo}, {hi}]"
     elif c.check_type == "contains":
         ok = _states(c.expected_value, text_of(value))
-        if not ok and tokens[:1] == ("sections",):
-            ok = _states(c.expected_value, text_of(content))
         reason = f"text states {c.expected_value!r}"
     elif c.check_type == "not_contains":
         ok = not _states(c.expected_value, text_of(value))
