@@ -17,11 +17,11 @@ from modylbench.scenarios._pointer import PointerError, parse_pointer
 from modylbench.scenarios._templates import ProductTemplate, unit_of_key
 from modylbench.scenarios._values import (
     cell_value,
+    committed_quantities,
+    figure_stated,
     has_term,
     label_similarity,
     normal_text,
-    number_matches,
-    numbers_close,
     quantities,
     same_number,
     text_words,
@@ -278,18 +278,8 @@ def figure_credit(want: str, got: str) -> float:
     ref_qs = quantities(want)
     if not ref_qs:
         return 1.0
-    got_qs = quantities(got)
-    unit = {"pct": "%", "mult": "x", "bps": "bps"}
-    hits = 0
-    for q in ref_qs:
-        u = unit.get(q.family, "")
-        for g in got_qs:
-            if number_matches(g, q.value, u, 0.6) or (
-                q.scaled is not None and numbers_close(abs(g.scaled if g.scaled is not None else g.value), abs(q.scaled), 0.6)
-            ):
-                hits += 1
-                break
-    return hits / len(ref_qs)
+    got_qs = committed_quantities(got)
+    return sum(1 for q in ref_qs if figure_stated(q, got_qs, 0.6)) / len(ref_qs)
 
 
 def _terms(text: str) -> set[str]:

@@ -17,13 +17,13 @@ from modylbench.scenarios._templates import ProductTemplate
 from modylbench.scenarios._values import (
     as_number,
     cell_value,
+    committed_quantities,
+    figure_stated,
     has_term,
     label_similarity,
     normal_text,
-    number_matches,
     numbers_close,
     parse_signal_number,
-    quantities,
     read_quantity,
     same_number,
     unit_family,
@@ -75,8 +75,7 @@ def _filled(x: Any) -> bool:
 def _states(term: str, text: str) -> bool:
     q = parse_signal_number(term)
     if q is not None:
-        unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(q.family, "")
-        return any(number_matches(g, q.value, unit, 0.5) for g in quantities(text))
+        return figure_stated(q, committed_quantities(text))
     return has_term(term, normal_text(text))
 
 

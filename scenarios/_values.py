@@ -62,6 +62,23 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
+_HEDGED_PAIR = re.compile(
+    r"(?P<a>" + NUMBER.pattern + r")\s*(?:,?\s*or(?:\s+(?:maybe|perhaps|possibly))?|/|to|-|–)\s*(?P<b>"
+    + NUMBER.pattern.replace("?P<", "?P<b_") + r")"
+    r"|between\s+(?P<c>" + NUMBER.pattern.replace("?P<", "?P<c_") + r")\s+and\s+(?P<d>"
+    + NUMBER.pattern.replace("?P<", "?P<d_") + r")",
+    re.I,
+)
+
+
+def committed_quantities(text: str) -> list[Quantity]:
+    """The figures of ``text`` that commit to a value: not one of two offered ('24.6 or 29.5', 'between 20 and 30')."""
+    hedged: list[tuple[int, int]] = [(m.start(), m.end()) for m in _HEDGED_PAIR.finditer(text)]
+    if not hedged:
+        return quantities(text)
+    return [q for s, e, q in quantity_spans(text) if not any(hs <= s and e <= he for hs, he in hedged)]
+
+
 def quantity_spans(text: str) -> list[tuple[int, int, Quantity]]:
     """Every number in ``text`` with its character span."""
     out = []
@@ -120,6 +137,21 @@ def numbers_close(actual: float, expected: float, tolerance_pct: float) -> bool:
     return abs(actual - expected) <= abs(expected) * tolerance_pct / 100.0
 
 
+def _round_sig(v: float, k: int) -> float:
+    if v == 0:
+        return 0.0
+    return round(v, k - 1 - int(math.floor(math.log10(abs(v)))))
+
+
+def close(stated: float, value: float, tolerance_pct: float) -> bool:
+    """Within tolerance, or the value correctly rounded to three or more significant figures."""
+    if numbers_close(stated, value, tolerance_pct):
+        return True
+    if stated == 0 or value == 0:
+        return False
+    return any(abs(_round_sig(value, k) - stated) <= 1e-9 * abs(stated) for k in range(3, 7))
+
+
 def unit_family(unit: str) -> tuple[str, float]:
     """(family, scale) of a unit as a fact or template states it: '%' → pct, '$M' → money ×1e6, '' → any."""
     u = unit.strip().lower()
@@ -154,16 +186,16 @@ def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -
     if family == "money" and q.family in ("pct", "mult", "bps"):
         return False
     a, want = abs(q.value), abs(value)
-    if numbers_close(a, want, tolerance_pct):
+    if close(a, want, tolerance_pct):
         return True
-    if q.scaled is not None and numbers_close(abs(q.scaled), want * scale, tolerance_pct):
+    if q.scaled is not None and close(abs(q.scaled), want * scale, tolerance_pct):
         return True
-    if scale != 1.0 and q.family in ("plain", "money") and numbers_close(a, want * scale, tolerance_pct):
+    if scale != 1.0 and q.family in ("plain", "money") and close(a, want * scale, tolerance_pct):
         return True  # full digits: $57,500,000 for 57.5 in $M
     if family == "pct":
-        if want <= 1.5 and numbers_close(a, want * 100, tolerance_pct):
+        if want <= 1.5 and close(a, want * 100, tolerance_pct):
             return True  # the expected value is stored as a fraction
-        if q.family == "plain" and a <= 1.5 and numbers_close(a * 100, want, tolerance_pct):
+        if q.family == "plain" and a <= 1.5 and close(a * 100, want, tolerance_pct):
             return True  # said as a fraction: 0.246 for 24.6%
     return False
 
@@ -183,11 +215,24 @@ def same_number(got: Any, want: float, unit: str = "", tolerance_pct: float = 0.
     if family != "any":
         return False
     a, w = abs(q.value if q.scaled is None else q.scaled), abs(want)
-    if q.family in ("plain", "money") and any(numbers_close(a, w * s, tolerance_pct) for s in FULL_SCALES):
+    if q.family in ("plain", "money") and any(close(a, w * s, tolerance_pct) for s in FULL_SCALES):
         return True
-    if q.family == "pct" and w <= 1.5 and numbers_close(abs(q.value), w * 100, tolerance_pct):
+    if q.family == "pct" and w <= 1.5 and close(abs(q.value), w * 100, tolerance_pct):
         return True
-    return q.family == "plain" and abs(q.value) <= 1.5 and numbers_close(abs(q.value) * 100, w, tolerance_pct)
+    return q.family == "plain" and abs(q.value) <= 1.5 and close(abs(q.value) * 100, w, tolerance_pct)
+
+
+def figure_stated(figure: Quantity, said: list[Quantity], tolerance_pct: float = 0.5) -> bool:
+    """Whether any of ``said`` states ``figure`` (a figure read from reference text, with its own unit)."""
+    unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(figure.family, "")
+    for g in said:
+        if number_matches(g, figure.value, unit, tolerance_pct):
+            return True
+        if figure.scaled is not None:
+            gv = abs(g.scaled if g.scaled is not None else g.value)
+            if g.family not in ("pct", "mult", "bps") and close(gv, abs(figure.scaled), tolerance_pct):
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------- words

@@ -131,7 +131,12 @@ class _Check:
                 paths.append(path)
             total += value_credit(w, got, aligner.unit_at(p))
         credit = total / len(ls)
-        return credit >= (1.0 if len(ls) == 1 else MATCH_CREDIT), paths
+        exact = len(ls) == 1 and not isinstance(ls[0][1], str)
+        return credit >= (1.0 if exact else MATCH_CREDIT), paths
+
+
+def _has_figures(value: Any) -> bool:
+    return any(isinstance(w, int | float) and not isinstance(w, bool) for _p, w in leaves(value))
 
 
 def _given(e: ExpectedMutation, check: _Check, contents: dict[str, Any]) -> bool:
@@ -156,10 +161,12 @@ def _removed(e: ExpectedMutation, removals: list[tuple[int, tuple[str, ...]]], t
 
 
 def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list[EditEvidence | None]:
-    """Per expected mutation (same order): its evidence, or None for a ``create`` (the persona sets products up)."""
+    """Per expected mutation (same order): its evidence, or None when it is not the agent's to make (a
+    ``create`` without figures: the persona sets products up; a value the template already holds)."""
     expected = scenario.expected_mutations
     out: list[EditEvidence | None] = [None] * len(expected)
-    work = [i for i, e in enumerate(expected) if e.mutation_type != "create"]
+    # A create that only sets a product up is the persona's job; one that writes figures is work.
+    work = [i for i, e in enumerate(expected) if e.mutation_type != "create" or _has_figures(expected_value(e))]
     if not work:
         return out
     traj = sorted(trajectory or [], key=lambda m: m.turn_index)  # stable: keeps the order within a turn

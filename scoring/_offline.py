@@ -53,12 +53,14 @@ _HEDGE = re.compile(
     r"either|or possibly|or perhaps|hard to say|anywhere from|give or take|ballpark)\b",
     re.I,
 )
+_OR = re.compile(r"\d[^.;:]*\bor\b[^.;:]*\d", re.I)
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
 KNOWN_TOLERANCE_PCT = 0.5
-PRECISION_FREE = 0.3  # share of figures that may match nothing known before the turn's substance drops
-PRECISION_ZERO = 0.8  # share at which nothing is left
+PRECISION_FREE = 0.2  # share of figures that may match nothing known before the turn's substance drops
+PRECISION_ZERO = 0.6  # share at which nothing is left
 FLOOD_MIN = 30  # figures a turn may state before extra figures dilute it (or 8 per expected fact)
 HEDGED_FACT_CREDIT = 0.5
+EDIT_WEIGHT = 0.65  # share of task progress that the turn's expected edits carry, when it has any
 
 
 def _s(x: float) -> float:
@@ -186,10 +188,17 @@ class _Claims:
 
     def __init__(self, text: str, known: list[float]):
         self.clauses: list[tuple[list[Quantity], bool]] = []
+        firm: list[str] = []
         for clause in _CLAUSE.split(text):
-            qs = [q for _s, _e, q in quantity_spans(clause)]
+            qs_here = quantity_spans(clause)
+            # Figures offered as alternatives ("22.3%, 24.6% or 27.1%") are hedged like "maybe".
+            hedged = _HEDGE.search(clause) is not None or (len(qs_here) >= 2 and _OR.search(clause) is not None)
+            if not hedged:
+                firm.append(clause)
+            qs = [q for _s, _e, q in qs_here]
             if qs:
-                self.clauses.append((qs, _HEDGE.search(clause) is not None))
+                self.clauses.append((qs, hedged))
+        self.firm_text = normal_text(" ".join(firm))
         self.known = known
         sig = [q for qs, _h in self.clauses for q in qs if not _trivial(q)]
         self.n_significant = len(sig)
@@ -224,7 +233,7 @@ class _Claims:
         factor = 1.0 if u <= PRECISION_FREE else max(0.0, 1 - (u - PRECISION_FREE) / (PRECISION_ZERO - PRECISION_FREE))
         cap = max(FLOOD_MIN, 8 * n_facts)
         if self.n_significant > cap:
-            factor *= cap / self.n_significant
+            factor *= (cap / self.n_significant) ** 2
         return factor
 
 
@@ -310,9 +319,13 @@ class OfflineJudge(Judge):
                         got += w * (HEDGED_FACT_CREDIT if hedged else 1.0)
                         n_got += 1
                         n_hedged += hedged
-                elif fact_stated(f, tnorm, []):
+                elif fact_stated(f, claims.firm_text, []):
                     got += w
                     n_got += 1
+                elif fact_stated(f, tnorm, []):
+                    got += w * HEDGED_FACT_CREDIT
+                    n_got += 1
+                    n_hedged += 1
             fact_frac = got / total * precision
             notes.append(f"facts {n_got}/{len(turn.expected_facts)}")
             if n_hedged:
@@ -344,7 +357,8 @@ class OfflineJudge(Judge):
         if progress is not None:
             notes.append(f"edits {item.edits_matched}/{len(item.expected_edits)}")
         ctx = _mean([fact_frac, edge_frac]) if edge_frac is not None else fact_frac
-        tp = _mean([ctx, progress])
+        # A turn that asked for work is mostly judged by whether the work was done in time.
+        tp = ctx if progress is None else progress if ctx is None else EDIT_WEIGHT * progress + (1 - EDIT_WEIGHT) * ctx
         if tp is None:
             # No ground truth for this turn: something of its own said earns half, never more.
             tp = (0.5 if len(words(kept)) >= 5 else 0.0) * precision

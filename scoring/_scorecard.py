@@ -209,7 +209,7 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
         edits_by_turn[m.turn_index].append(m)
     expected_by_turn: dict[int, list[tuple[Any, EditEvidence | None]]] = defaultdict(list)
     for e, ev in zip(scenario.expected_mutations, evidence, strict=True):
-        if e.mutation_type != "create":
+        if ev is not None:
             expected_by_turn[e.turn_index].append((e, ev))
     turn_items = [
         TurnItem(

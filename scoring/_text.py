@@ -119,7 +119,8 @@ def fact_stated(fact: ExpectedFact, text_norm: str, qs: list[Quantity]) -> bool:
     if isinstance(fact.value, int | float) and not isinstance(fact.value, bool):
         if any(number_matches(q, float(fact.value), fact.unit, fact.tolerance_pct) for q in qs):
             return True
-        return any(has_term(k, text_norm) for k in fact.keywords)
+        # Keywords that are figures are claims like any other: they count only through ``qs``.
+        return any(has_term(k, text_norm) for k in fact.keywords if parse_signal_number(k) is None)
     return text_fact_stated(fact, text_norm)
 
 
