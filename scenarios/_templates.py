@@ -113,7 +113,8 @@ def derive_template(output_type: str, reference: Any) -> ProductTemplate:
             )
         return ProductTemplate(sheets=sheets)
     if output_type == "document" and isinstance(ref, dict):
-        secs = ref.get("sections") if isinstance(ref.get("sections"), list) else []
+        raw_secs = ref.get("sections")
+        secs: list[Any] = raw_secs if isinstance(raw_secs, list) else []
         return ProductTemplate(
             sections=[str(s.get("title", "")) for s in secs if isinstance(s, dict) and s.get("title")]
         )
@@ -124,7 +125,8 @@ def derive_template(output_type: str, reference: Any) -> ProductTemplate:
             series=[str(s.get("name", "")) for s in ref.get("series", []) or [] if isinstance(s, dict)],
         )
     if output_type == "dashboard" and isinstance(ref, dict):
-        widgets = ref.get("widgets") if isinstance(ref.get("widgets"), dict) else {}
+        raw_widgets = ref.get("widgets")
+        widgets: dict[str, Any] = raw_widgets if isinstance(raw_widgets, dict) else {}
         return ProductTemplate(
             widgets=[
                 Part(key=str(k), label=str(w.get("title", "")) or humanise(str(k)), unit=unit_of_key(str(k)))
@@ -165,12 +167,13 @@ def template_content(output_type: str, title: str, template: ProductTemplate, re
         }
     if output_type == "dashboard":
         ref = reference if isinstance(reference, dict) else {}
-        widgets = ref.get("widgets") if isinstance(ref.get("widgets"), dict) else {}
+        raw = ref.get("widgets")
+        wmap: dict[str, Any] = raw if isinstance(raw, dict) else {}
         return {
             "title": str(ref.get("title", title)),
             "widgets": {
                 w.key: {
-                    "type": str((widgets.get(w.key) or {}).get("type", "kpi")),
+                    "type": str((wmap.get(w.key) or {}).get("type", "kpi")),
                     "title": w.label,
                     "value": None,
                 }
