@@ -98,10 +98,13 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
 
         # Turn 1 (chat): the persona's chat reaches the page; build products in the shared document.
         await browser.eval(wait_event("e.kind === 'control' && e.type === 'turn_start' && e.turn_index === 1"), 40)
-        chat = await browser.eval(wait_event("e.kind === 'chat'"), 40)
+        chat = await browser.eval(wait_event("e.kind === 'chat' && e.text.includes('revenue')"), 40)
         assert "revenue" in chat["text"]
-        await click(browser, "#suggested button[data-product-id='model']")
+        # The persona set the product up before turn 0 (and said so in chat): nothing left to create.
         await browser.eval(wait_event("e.kind === 'doc' && e.products.model"))
+        announced = await browser.eval(wait_event("e.kind === 'chat' && e.text.includes('deliverables')"))
+        assert 'model ("Model", kv)' in announced["text"]
+        assert await browser.eval("document.querySelector(\"#suggested button[data-product-id='model']\").disabled")
         await type_into(browser, "[data-key='adder:key']", "ebitda")
         await click(browser, "[data-key='adder:key'] + button")
         await browser.eval(wait_event("e.kind === 'doc' && 'ebitda' in (e.products.model?.content ?? {})"))
@@ -182,6 +185,9 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
     cells = [(m.turn_index, m.product_id, m.mutation_type, m.path, m.new_value) for m in mutations]
     assert (1, "lbo", "update_cell", "/sheet1/row1/revenue", 57.5) in cells
     assert (1, "model", "update_value", "/ebitda", 2.0) in cells
-    assert {e.origin for e in events if e.event == "doc_update"} == {"agent"}
+    # The persona's template updates come before turn 0; every edit after them is the page's (the agent's).
+    origins = [(e.origin, e.turn_index) for e in events if e.event == "doc_update"]
+    assert {o for o, _ in origins} == {"persona", "agent"}
+    assert all(t is None for o, t in origins if o == "persona")
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["termination_reason"] == "completed", manifest
