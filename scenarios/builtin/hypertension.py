@@ -753,13 +753,34 @@ def story_breaks(inst: Instance) -> list[str]:
     s, s1 = inst.s, inst.s1
     pct = {x: s1[f"site_completion_pct_{x}"] for x in SITE_IDS}
     v1_completion = 100.0 * s1["completers_total"] / s1["n_total"]
+    kpa_vals = [p.sbp[12] for p in inst.exports.v2 if p.site == KPA_SITE and p.sbp[12] is not None]
     checks = {
         "no site looks like a problem": min(pct.values()) >= v1_completion - 12.0,
         # The CRO plot: placebo falls, 40 mg separates by week 4, 10 mg slightly below placebo.
         "the plot reads as described": s1["obs_change_placebo_w12"] < 0
         and s1["obs_change_high_dose_w4"] < s1["obs_change_placebo_w4"] - 2.0
         and -4.0 < s1["obs_change_low_dose_w12"] - s1["obs_change_placebo_w12"] < 0,
-        "the kPa file changes the naive answer": _mm(inst.naive["high_diff"]) != _mm(s["high_diff"]),
+        "three late visits to resolve": len(inst.exports.late) == _LATE_ENTRIES,
+        # "Below 40 cannot be mmHg": the kPa site's week 12 must be the only readings the rule converts.
+        "only the kPa site reads below 40": repair_units(inst.exports.v2)[1] == [KPA_SITE],
+        # The naive 40 mg figure is the kPa edge case's bad signal: it must not be read in the good reply.
+        "the naive answer stands out": not any(
+            _mm(inst.naive["high_diff"]) in figure
+            for figure in (
+                _mm(s["high_diff"]),
+                str(MMHG_PER_KPA),
+                str(s["completers_total"]),
+                *(f"{x:.1f}" for x in kpa_vals),
+                *inst.exports.late,
+            )
+        ),
+        # The disposition slide shows counts; none may pass for the completion rates asked for.
+        "the slide does not give away the completion rates": not any(
+            abs(count - rate) <= 0.01 * rate
+            for x in SITE_IDS
+            for count in (s1[f"site_n_{x}"], round(pct[x] * s1[f"site_n_{x}"] / 100))
+            for rate in (v1_completion, min(pct.values()))
+        ),
     }
     return _final_breaks(s) + [name for name, ok in checks.items() if not ok]
 
@@ -795,7 +816,7 @@ def _aim_low_dose(
         # The true 10 mg effect stays a plausible fraction of the 40 mg one.
         low_gap, high_gap = w12["low_dose"] - w12["placebo"], w12["high_dose"] - w12["placebo"]
         dbp_gap = dbp_w12["low_dose"] - dbp_w12["placebo"]
-        if not 0.1 * high_gap >= low_gap >= 0.5 * high_gap or not -3.0 <= dbp_gap <= 0.0:
+        if not 0.05 * high_gap >= low_gap >= 0.6 * high_gap or not -4.5 <= dbp_gap <= 0.0:
             return None
         inp = replace(inp, true_w12=w12, dbp_true_w12=dbp_w12)
     return None
@@ -811,8 +832,9 @@ def instance(seed: int = 0) -> Instance:
     rng = np.random.default_rng(seed)
     for _ in range(300):
         inp = draw_inputs(rng)
-        # Keep clear of the committed 10 mg p (7.3%) so the persona's figure is new too.
-        target_p = float(rng.choice([rng.uniform(0.057, 0.066), rng.uniform(0.080, 0.093)]))
+        # Eight or nine percent: clear of the committed 7.3% so the persona's figure is new too, and far
+        # enough above 0.05 that LOCF and imputation rarely cross it.
+        target_p = float(rng.uniform(0.078, 0.093))
         target_dbp_p = float(rng.uniform(0.005, 0.04))
         # Cheap checks first: a full solve costs ten times a draw.
         locked, _ = generate(inp)
@@ -823,14 +845,16 @@ def instance(seed: int = 0) -> Instance:
         if aimed is None:
             continue
         inp, ex = aimed
-        if _final_breaks(solve(ex.clean, None)):
-            continue  # checked before the imputation, which costs as much as the rest together
-        s = solve(ex.clean, inp.mi_seed)
-        if _final_breaks(s):
+        # Everything but the imputation first: it costs as much as the rest together.
+        quick = solve(ex.clean, None)
+        if _final_breaks(quick):
             continue
-        inst = solve_instance(inp, ex, s)
-        if not story_breaks(inst):
-            return inst
+        inst = solve_instance(inp, ex, quick)
+        if story_breaks(inst):
+            continue
+        s = solve(ex.clean, inp.mi_seed)
+        if not _final_breaks(s):
+            return replace(inst, s=s)
     raise RuntimeError(f"no trial for seed {seed} keeps the story after 300 draws")
 
 
