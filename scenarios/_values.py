@@ -62,17 +62,17 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
+# Two figures offered as alternatives: '24.6 or 29.5', '24.6, or maybe 29.5'. Ranges and intervals
+# ('95% CI -8.9 to -4.6', 'between 20 and 30') state both ends and are not alternatives.
 _HEDGED_PAIR = re.compile(
-    r"(?P<a>" + NUMBER.pattern + r")\s*(?:,?\s*or(?:\s+(?:maybe|perhaps|possibly))?|/|to|-|–)\s*(?P<b>"
-    + NUMBER.pattern.replace("?P<", "?P<b_") + r")"
-    r"|between\s+(?P<c>" + NUMBER.pattern.replace("?P<", "?P<c_") + r")\s+and\s+(?P<d>"
-    + NUMBER.pattern.replace("?P<", "?P<d_") + r")",
+    r"(?P<a>" + NUMBER.pattern + r")\s*,?\s*or(?:\s+(?:maybe|perhaps|possibly))?\s*(?P<b>"
+    + NUMBER.pattern.replace("?P<", "?P<b_") + r")",
     re.I,
 )
 
 
 def committed_quantities(text: str) -> list[Quantity]:
-    """The figures of ``text`` that commit to a value: not one of two offered ('24.6 or 29.5', 'between 20 and 30')."""
+    """The figures of ``text`` that commit to a value: not one of two offered as alternatives ('24.6 or 29.5')."""
     hedged: list[tuple[int, int]] = [(m.start(), m.end()) for m in _HEDGED_PAIR.finditer(text)]
     if not hedged:
         return quantities(text)

@@ -331,14 +331,6 @@ def test_references_pass_every_criterion(sc: Scenario) -> None:
             r = run_check(c, spec.reference)
             if not r.passed:
                 failed[c.id] = r.reason
-    # Known scoring issue (scenarios/_values.py _HEDGED_PAIR, d51214a): "95% CI -8.9 to -4.6" reads as two
-    # figures offered, so a CI limit the report states only inside its interval does not count. Seed 0 passes
-    # sr_ci by coincidence (its limit 11.4 is also the dropout percentage); remove this when CIs count again.
-    if list(failed) == ["sr_ci"]:
-        text = json.dumps(sc.product("statistical_report").reference)  # type: ignore[union-attr]
-        limit = f"{abs(sc.ground_truth['high_ci_low']):.1f}"  # type: ignore[arg-type]
-        if f"95% CI -{limit} to" in text:
-            pytest.xfail("a CI limit stated as 'CI -a to -b' is read as a hedge by the contains check")
     assert not failed, failed
 
 
