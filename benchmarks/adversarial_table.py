@@ -76,7 +76,7 @@ def main() -> int:
     realistic = [scores[n][s] for n in adv.CORRECT_STYLES if n != "reference" for s in sids]
     print(f"realistic-correct mean {sum(realistic) / len(realistic):.2f}, min {min(realistic):.2f} "
           f"({sum(v >= 9.0 for v in realistic)}/{len(realistic)} at >= 9.0)")
-    best = max(((scores[n][s], n, s) for n in adv.GAMING for s in sids))
+    best = max((scores[n][s], n, s) for n in adv.GAMING for s in sids)
     print(f"best gaming {best[0]:.2f} ({best[1]} on {_SHORT.get(best[2], best[2])}); "
           f"{sum(scores[n][s] >= 6.0 for n in adv.GAMING for s in sids)}/{len(adv.GAMING) * len(sids)} at >= 6.0")
     mono = sum(

@@ -1,22 +1,8 @@
 """Scenario schema, loaders, programmatic checks and the built-in scenarios (the dependency leaf)."""
 
-from modylbench.scenarios._briefing import briefing, deliverables
 from modylbench.scenarios._align import MISSING, Aligner, leaves, subtree_credit, text_credit, value_credit
+from modylbench.scenarios._briefing import briefing, deliverables
 from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check, text_of
-from modylbench.scenarios._values import (
-    Quantity,
-    has_term,
-    label_similarity,
-    normal_text,
-    number_matches,
-    parse_signal_number,
-    quantities,
-    quantity_spans,
-    read_quantity,
-    same_number,
-    text_words,
-    unit_family,
-)
 from modylbench.scenarios._loader import (
     ScenarioLoadError,
     builtin_ids,
@@ -26,10 +12,16 @@ from modylbench.scenarios._loader import (
     parse_scenario,
     resolve_scenarios,
 )
-from modylbench.scenarios._pointer import PointerError, delete_at, make_pointer, parse_pointer, resolve, set_at
+from modylbench.scenarios._pointer import (
+    PointerError,
+    delete_at,
+    make_pointer,
+    parse_pointer,
+    resolve,
+    set_at,
+)
 from modylbench.scenarios._products import apply_mutation, apply_mutations
 from modylbench.scenarios._public import merge_extensions, persona_text, to_public
-from modylbench.scenarios._templates import Part, ProductTemplate, SheetTemplate, humanise
 from modylbench.scenarios._schema import (
     CHANNELS,
     MUTATION_TYPES,
@@ -51,6 +43,21 @@ from modylbench.scenarios._schema import (
     Turn,
     Verification,
     VerificationCriterion,
+)
+from modylbench.scenarios._templates import Part, ProductTemplate, SheetTemplate, humanise
+from modylbench.scenarios._values import (
+    Quantity,
+    has_term,
+    label_similarity,
+    normal_text,
+    number_matches,
+    parse_signal_number,
+    quantities,
+    quantity_spans,
+    read_quantity,
+    same_number,
+    text_words,
+    unit_family,
 )
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 _MISSING = object()
@@ -38,7 +39,7 @@ def escape_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def make_pointer(tokens: list[str | int]) -> str:
+def make_pointer(tokens: Sequence[str | int]) -> str:
     """Join reference tokens into a pointer."""
     return "".join("/" + escape_token(str(t)) for t in tokens)
 

@@ -86,6 +86,13 @@ def _fail(message: str, code: int = 2) -> None:
     metavar="PATH",
     help="A .jsonl/.json scenario file or folder; adds or replaces scenarios by id. Repeatable.",
 )
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Score against fresh instance N of the built-in scenarios (0: the published data).",
+)
 @click.option("--k", "k", type=click.IntRange(min=1), default=None, help="Report pass^k up to this k.")
 @click.option(
     "--cache-dir",
@@ -106,6 +113,7 @@ def evaluate(
     output: Path,
     judge_specs: tuple[str, ...],
     scenario_paths: tuple[Path, ...],
+    seed: int,
     k: int | None,
     cache_dir: Path | None,
     concurrency: int,
@@ -120,14 +128,18 @@ def evaluate(
     from modylbench.scoring._summary import print_summary
 
     try:
-        scenarios = resolve_scenarios(scenario_paths)
-    except ScenarioLoadError as exc:
-        _fail(exc.problems[0] if exc.problems else "cannot load scenarios")
-        return
-    try:
         located, problems = read_responses_located(responses_path)
     except ResponsesFileError as exc:
         _fail(str(exc))
+        return
+    try:
+        # Only the built-ins the file answers are built (a fresh instance takes a moment each).
+        scenarios = resolve_scenarios(scenario_paths, seed=seed, only={r.scenario_id for _, r in located})
+    except ScenarioLoadError as exc:
+        _fail(exc.problems[0] if exc.problems else "cannot load scenarios")
+        return
+    except (ValueError, RuntimeError) as exc:
+        _fail(f"cannot build seed {seed}: {exc}")
         return
     good = []
     for lineno, resp in located:

@@ -208,9 +208,9 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     for m in trajectory or ():
         edits_by_turn[m.turn_index].append(m)
     expected_by_turn: dict[int, list[tuple[Any, EditEvidence | None]]] = defaultdict(list)
-    for e, ev in zip(scenario.expected_mutations, evidence, strict=True):
+    for em, ev in zip(scenario.expected_mutations, evidence, strict=True):
         if ev is not None:
-            expected_by_turn[e.turn_index].append((e, ev))
+            expected_by_turn[em.turn_index].append((em, ev))
     turn_items = [
         TurnItem(
             scenario=scenario,

@@ -151,3 +151,25 @@ def test_hedged_and_competing_figures_are_not_claims() -> None:
     )
     assert _card(hedged).turns[t.turn_index].dimensions["context_accuracy"] < good
     assert _card(spray).turns[t.turn_index].dimensions["context_accuracy"] < good
+
+
+def test_evaluate_scores_against_the_seeded_instance(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from modylbench.scenarios.builtin import build
+    from modylbench.scoring._cli import evaluate
+
+    fresh = build(LBO.scenario_id, 1)
+    path = tmp_path / "responses.jsonl"
+    path.write_text(json.dumps(MAKER.correct(fresh)) + "\n", encoding="utf-8")
+    scores = {}
+    for seed in (1, 0):
+        out = tmp_path / f"card{seed}.json"
+        res = CliRunner().invoke(
+            evaluate, ["--responses", str(path), "--output", str(out), "--seed", str(seed), "--quiet"]
+        )
+        assert res.exit_code == 0, res.output
+        scores[seed] = json.loads(out.read_text())["scenarios"][0]["modylbench_score"]
+    assert scores[1] >= 9.0 > 6.0 > scores[0]
