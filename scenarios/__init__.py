@@ -56,6 +56,7 @@ from modylbench.scenarios._values import (
     quantity_spans,
     read_quantity,
     same_number,
+    spoken_to_digits,
     text_words,
     unit_family,
 )
@@ -66,7 +67,7 @@ __all__ = [
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
     "ScenarioLoadError", "Slide", "TableSpec", "Turn", "Verification", "VerificationCriterion",
     "MISSING", "Aligner", "Quantity", "has_term", "label_similarity", "leaves", "normal_text", "number_matches",
-    "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "subtree_credit",
+    "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "spoken_to_digits", "subtree_credit",
     "text_credit", "text_of", "text_words", "unit_family", "value_credit",
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",
     "apply_mutation", "apply_mutations", "delete_at", "as_number", "builtin_ids", "cell_value", "load_builtin",

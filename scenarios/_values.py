@@ -352,3 +352,99 @@ def has_term(term: str, text_norm: str) -> bool:
         return True
     # Open end: 'licens' finds 'licensing', 'risk' finds 'risky'.
     return re.search(r" " + re.escape(phrase), text_norm) is not None
+
+
+# --------------------------------------------------------------------------- numbers said in words
+
+_UNITS_W = {
+    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS_W = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_BIG_W = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_NUMWORD = "|".join([*_UNITS_W, *_TENS_W, "hundred", *_BIG_W, "point", "and", "a", "half", "quarter"])
+_SPOKEN = re.compile(
+    r"(?<![\w-])(?:(?:" + _NUMWORD + r")(?:[\s-]+|(?=[^\w-])|$))+", re.I
+)
+
+
+def _spoken_value(words: list[str]) -> tuple[float, str] | None:
+    """(value, scale word) of a run of number words, or None when it is not a number."""
+    total = 0.0
+    current = 0.0
+    seen = False
+    decimals = ""
+    in_decimals = False
+    scale_word = ""
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if in_decimals:
+            if w in _UNITS_W and _UNITS_W[w] < 10:
+                decimals += str(_UNITS_W[w])
+                i += 1
+                continue
+            in_decimals = False
+        if w in _UNITS_W:
+            current += _UNITS_W[w]
+            seen = True
+        elif w in _TENS_W:
+            current += _TENS_W[w]
+            seen = True
+        elif w == "hundred":
+            current = (current or 1) * 100
+            seen = True
+        elif w == "point" and seen:
+            in_decimals = True
+        elif w == "half" and i > 0 and words[i - 1] == "a":
+            current += 0.5
+        elif w == "quarter" and i > 0 and words[i - 1] == "a":
+            current += 0.25
+        elif w in _BIG_W and seen:
+            value = current + (float("0." + decimals) if decimals else 0.0)
+            decimals = ""
+            if w == "thousand":
+                total += value * 1e3
+            else:
+                scale_word = w  # keep millions and billions as a unit word: '57.5 million'
+                total += value
+                current = 0.0
+                break
+            current = 0.0
+        elif w in ("and", "a"):
+            pass
+        else:
+            return None
+        i += 1
+    value = total + current + (float("0." + decimals) if decimals else 0.0)
+    if not seen:
+        return None
+    return value, scale_word
+
+
+def spoken_to_digits(text: str) -> str:
+    """Numbers said in words written as figures: 'twenty-four point six percent' → '24.6 percent',
+    'fifty-seven and a half million' → '57.5 million', 'twelve times' → '12 times'."""
+
+    def repl(m: re.Match[str]) -> str:
+        raw = m.group(0)
+        words = [w for w in re.split(r"[\s-]+", raw.lower()) if w]
+        while words and words[-1] in ("and", "a", "point"):
+            words.pop()
+        lead = []
+        while words and words[0] in ("and", "a"):
+            lead.append(words.pop(0))
+        if lead and lead[-1] == "a" and words and words[0] in ("hundred", "thousand", "million", "billion"):
+            lead.pop()  # 'a hundred' is one hundred
+        if not words:
+            return raw
+        got = _spoken_value(words)
+        if got is None:
+            return raw
+        value, scale = got
+        figure = f"{value:.10g}"
+        trail = raw[len(raw.rstrip()) :]
+        return (" ".join(lead) + " " if lead else "") + figure + (f" {scale}" if scale else "") + trail
+
+    return _SPOKEN.sub(repl, text)

@@ -21,6 +21,7 @@ from modylbench.scenarios import (
     leaves,
     normal_text,
     quantity_spans,
+    spoken_to_digits,
     value_credit,
 )
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
@@ -101,12 +102,13 @@ class _ScenarioText:
         self.turn_given: list[list[Quantity]] = []
         context_qs = quantities(scenario.context)
         for t in scenario.turns:
-            persona_said = "\n".join([t.human_utterance, t.chat_message or "", _slide_text(t)])
+            # The persona's figures said in words are read as the agent's are (spoken_to_digits).
+            persona_said = spoken_to_digits("\n".join([t.human_utterance, t.chat_message or "", _slide_text(t)]))
             parts.append(persona_said)
             hidden.append(t.expected_agent_action)
             self.turn_given.append(quantities(persona_said) + context_qs)
         for e in scenario.edge_cases:
-            parts.append(e.human_utterance)
+            parts.append(spoken_to_digits(e.human_utterance))
             hidden += [e.description, e.expected_behavior]
         self.known = _known_numbers(scenario)
         for o in scenario.expected_outputs:
@@ -133,6 +135,7 @@ def _known_numbers(scenario: Scenario) -> list[float]:
             else:
                 texts.append(str(f.value))
     texts += [e.human_utterance for e in scenario.edge_cases]
+    texts = [spoken_to_digits(t) for t in texts]
     texts += [f.content for f in scenario.data_files]
     for q in (q for text in texts for q in quantities(text)):
         vals.append(q.value)
@@ -288,7 +291,8 @@ class OfflineJudge(Judge):
             return Verdict(judge=self.name, dimensions=dims, rationale="no response", flags=["no_response"])
         st = self._text(item.scenario)
         flags: list[str] = []
-        cleaned, injected = strip_injection(said)
+        # Figures said in words count as figures ("twenty-four point six percent").
+        cleaned, injected = strip_injection(spoken_to_digits(said))
         if injected:
             flags.append("prompt_injection")
         kept, copied = mask_copied(cleaned, st.corpora)

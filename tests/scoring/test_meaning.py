@@ -173,3 +173,40 @@ def test_evaluate_scores_against_the_seeded_instance(tmp_path: Any) -> None:
         assert res.exit_code == 0, res.output
         scores[seed] = json.loads(out.read_text())["scenarios"][0]["modylbench_score"]
     assert scores[1] >= 9.0 > 6.0 > scores[0]
+
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _say_int(n: int) -> str:
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    rest = n % 100
+    return _ONES[n // 100] + " hundred" + ("" if rest == 0 else " and " + _say_int(rest))
+
+
+def test_figures_said_in_words_count() -> None:
+    from modylbench.scenarios import spoken_to_digits
+
+    assert spoken_to_digits("twenty-four point six percent") == "24.6 percent"
+    assert spoken_to_digits("fifty-seven and a half million") == "57.5 million"
+    assert spoken_to_digits("a hundred and eighty million") == "180 million"
+    line = _correct()
+    t = next(
+        t for t in LBO.turns
+        if len(t.expected_facts) >= 2
+        and all(isinstance(f.value, float) and 0 < f.value < 1000 and f.unit in ("%", "x", "$M") for f in t.expected_facts)
+    )
+    spoken = []
+    for f in t.expected_facts:
+        whole, tenth = divmod(round(abs(float(f.value)) * 10), 10)
+        unit = {"%": "percent", "x": "times", "$M": "million dollars"}[f.unit]
+        spoken.append(f"{f.description} is {_say_int(int(whole))} point {_ONES[tenth]} {unit}.")
+    in_words = copy.deepcopy(line)
+    in_words["turns"][t.turn_index]["agent_response"] = " ".join(spoken)
+    in_words["turns"][t.turn_index]["chat_messages"] = []
+    got = _card(in_words).turns[t.turn_index]
+    assert "facts " + f"{len(t.expected_facts)}/{len(t.expected_facts)}" in got.judges[0].rationale
