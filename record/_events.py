@@ -51,6 +51,9 @@ class SessionStart(_Event):
     agent: str = Field(description="Agent under test (name or model id).")
     transport: Literal["webrtc", "inproc"] = Field(description="How the agent was connected.")
     turns_planned: int = Field(ge=0, description="Number of turns the persona will play.")
+    scenario_seed: int = Field(
+        default=0, ge=0, description="Instance of a built-in scenario played (--seed; 0 the published data)."
+    )
 
 
 class TurnStart(_Event):

@@ -59,3 +59,7 @@ class ScenarioResponses(_Model):
         default=None, ge=0,
         description="The number of scenario turns the session played, from turn 0; null when unknown.",
     )
+    scenario_seed: int | None = Field(
+        default=None, ge=0,
+        description="Instance of the built-in scenario answered (--seed; 0 the published data); null when unknown.",
+    )

@@ -91,7 +91,8 @@ def _fail(message: str, code: int = 2) -> None:
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
-    help="Score against fresh instance N of the built-in scenarios (0: the published data).",
+    help="Score against fresh instance N of the built-in scenarios (0: the published data); "
+    "lines that carry scenario_seed are scored against their own instance.",
 )
 @click.option("--k", "k", type=click.IntRange(min=1), default=None, help="Report pass^k up to this k.")
 @click.option(
@@ -132,6 +133,18 @@ def evaluate(
     except ResponsesFileError as exc:
         _fail(str(exc))
         return
+    # A line that says which instance it answered (scenario_seed, written by run) is scored against that one.
+    line_seeds = {r.scenario_seed for _, r in located if r.scenario_seed is not None}
+    if len(line_seeds) > 1:
+        _fail(f"{responses_path.name}: lines answer different instances (scenario_seed {sorted(line_seeds)}); "
+              "evaluate each seed in its own file")
+        return
+    if line_seeds:
+        (line_seed,) = line_seeds
+        if seed not in (0, line_seed):
+            click.echo(f"{responses_path.name}: lines say scenario_seed {line_seed}; scoring against that, "
+                       f"not --seed {seed}", err=True)
+        seed = line_seed
     try:
         # Only the built-ins the file answers are built (a fresh instance takes a moment each).
         scenarios = resolve_scenarios(scenario_paths, seed=seed, only={r.scenario_id for _, r in located})

@@ -352,7 +352,8 @@ async def run_meeting(
     pump = _Pump(link, rec, doc, act)
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
-                          agent=agent_name, transport=link.transport, turns_planned=len(turns)))
+                          agent=agent_name, transport=link.transport, turns_planned=len(turns),
+                          scenario_seed=opts.seed))
     # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
     # an agent that syncs gets them with everything else.
     persona.set_up_deliverables(doc)

@@ -210,3 +210,26 @@ def test_figures_said_in_words_count() -> None:
     in_words["turns"][t.turn_index]["chat_messages"] = []
     got = _card(in_words).turns[t.turn_index]
     assert "facts " + f"{len(t.expected_facts)}/{len(t.expected_facts)}" in got.judges[0].rationale
+
+
+def test_a_line_that_names_its_instance_is_scored_against_it(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from modylbench.scenarios.builtin import build
+    from modylbench.scoring._cli import evaluate
+
+    line = MAKER.correct(build(LBO.scenario_id, 1))
+    line["scenario_seed"] = 1
+    path = tmp_path / "responses.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    out = tmp_path / "card.json"
+    res = CliRunner().invoke(evaluate, ["--responses", str(path), "--output", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.read_text())["scenarios"][0]["modylbench_score"] >= 9.0
+    mixed = tmp_path / "mixed.jsonl"
+    other = dict(line, scenario_seed=2, model_id="other")
+    mixed.write_text(json.dumps(line) + "\n" + json.dumps(other) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(evaluate, ["--responses", str(mixed), "--output", str(out), "--quiet"])
+    assert res.exit_code == 2 and "different instances" in res.output
