@@ -66,7 +66,8 @@ FLAG_TEXT: dict[str, str] = {
     "partial_panel": "some judges could not score this item",
     "no_response": "the agent said, wrote and edited nothing",
     "not_delivered": "the expected deliverable was never delivered (scores 1)",
-    "no_trajectory_evidence": "final state without the work shown: fewer than half the expected edits seen (capped 4.0)",
+    "no_trajectory_evidence": "work not shown in time: fewer than half the expected edits made within two turns of "
+    "being asked (capped 4.0)",
     "correctness_bounded": "correctness lowered to match the programmatic checks that failed",
     "no_trajectory": "no edit trajectory recorded: the final state earns no credit",
     "turns_unanswered": "some turns have no response at all",
@@ -75,8 +76,14 @@ FLAG_TEXT: dict[str, str] = {
     "parroting": "the agent copied the persona's or the scenario's words",
     "edge_case_conceded": "the agent gave in to a curveball it should have pushed back on",
     "no_ground_truth": "no ground truth to check the figures against",
+    "imprecise": "many figures matched nothing the scenario knows, or a flood of figures: the turn's substance shrank",
+    "hedged": "a figure was offered with a rival ('X or maybe Y'): it counts half or not at all",
+    "silent_journey": "the journey is below 4: the scenario is capped at 4.0",
+    "no_deliverables": "the deliverables score below 4: the scenario is capped at 4.0",
+    "edge_cases_conceded": "the agent gave in to curveballs: each one lowers the scenario's ceiling",
 }
-SCENARIO_FLAGS_SHOWN = ("ended_early", "no_trajectory", "turns_unanswered")
+SCENARIO_FLAGS_SHOWN = ("ended_early", "no_trajectory", "turns_unanswered", "silent_journey", "no_deliverables",
+                        "edge_cases_conceded")
 
 
 def _e(x: Any) -> str:
@@ -761,7 +768,7 @@ def _headline(run: RunView) -> str:
     chips = [f for f in e.flags]
     chips += [f"{f} ×{n}" for f, n in flags.items()
               if f in ("hard_floor", "judge_disagreement", "not_delivered", "no_trajectory_evidence", "partial_panel",
-                       "prompt_injection", "parroting", "edge_case_conceded")]
+                       "prompt_injection", "parroting", "edge_case_conceded", "imprecise", "hedged")]
     if e.unscored:
         chips.append(f"unscored ×{len(e.unscored)}")
     pk = ""
