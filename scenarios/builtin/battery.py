@@ -43,6 +43,7 @@ from modylbench.scenarios._schema import (
     Verification,
     VerificationCriterion,
 )
+from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
 
@@ -698,24 +699,9 @@ def _eur_m(m: int) -> str:
     return f"€{m}M"
 
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def _spoken(n: int) -> str:
     """A whole number as the persona says it: 'ninety-two', 'five hundred and twenty', 'eleven hundred'."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
-    if n < 1000 or (n < 2000 and n % 100 == 0 and n % 1000):
-        head = f"{_spoken(n // 100)} hundred"
-        return head if n % 100 == 0 else f"{head} and {_spoken(n % 100)}"
-    head = f"{_spoken(n // 1000)} thousand"
-    return head if n % 1000 == 0 else f"{head} {_spoken(n % 1000)}"
+    return say_number(n, hundreds="round")
 
 
 def _a(n: float) -> str:

@@ -40,6 +40,7 @@ from modylbench.scenarios._schema import (
     Verification,
     VerificationCriterion,
 )
+from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
 
@@ -919,21 +920,9 @@ def _p3(p: float) -> float:
     return float(round(p, 3))
 
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = "- - twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def words(n: int) -> str:
     """A whole number below a thousand as the persona says it ("three hundred and sixty")."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
-    rest = n % 100
-    return f"{_ONES[n // 100]} hundred" + ("" if rest == 0 else f" and {words(rest)}")
+    return say_number(n)
 
 
 def _and(items: list[str]) -> str:

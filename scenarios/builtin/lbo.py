@@ -41,6 +41,7 @@ from modylbench.scenarios._schema import (
     Verification,
     VerificationCriterion,
 )
+from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
 
@@ -860,28 +861,10 @@ def spoken_pct(v: float) -> str:
     return f"{v:.1f} percent"
 
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def words(v: float) -> str:
-    """A figure as the persona says it: 12 'twelve', 4.5 'four and a half', 14.4 'fourteen point four'."""
-    whole = int(v)
-    if v != whole:
-        if v - whole == 0.5:
-            return f"{words(whole)} and a half"
-        decimals = f"{v:.2f}".rstrip("0").split(".")[1]
-        return f"{words(whole)} point " + " ".join(_ONES[int(d)] for d in decimals)
-    if whole < 20:
-        return _ONES[whole]
-    if whole < 100:
-        tens, ones = divmod(whole, 10)
-        return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
-    hundreds, rest = divmod(whole, 100)
-    return f"{words(hundreds)} hundred" + (f" and {words(rest)}" if rest else "")
+    """A figure as the persona says it: 12 'twelve', 4.5 'four and a half', 14.4 'fourteen point four',
+    1,700 'seventeen hundred'."""
+    return say_number(v, hundreds="always")
 
 
 def spoken_nrr(v: float) -> str:

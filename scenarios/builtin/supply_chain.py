@@ -38,6 +38,7 @@ from modylbench.scenarios._schema import (
     Verification,
     VerificationCriterion,
 )
+from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
 
@@ -899,21 +900,9 @@ def _pct(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f}%"
 
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def _words(n: int) -> str:
     """A whole number under a thousand as the persona says it: 26 → 'twenty-six', 150 → 'a hundred and fifty'."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
-    hundreds = "a hundred" if n // 100 == 1 else _ONES[n // 100] + " hundred"
-    return hundreds + ("" if n % 100 == 0 else " and " + _words(n % 100))
+    return say_number(n, a_hundred=True)
 
 
 def _say_rate(x: float) -> str:

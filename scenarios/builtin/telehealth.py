@@ -37,6 +37,7 @@ from modylbench.scenarios._schema import (
     Verification,
     VerificationCriterion,
 )
+from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
 
@@ -1056,23 +1057,9 @@ def r2(v: float) -> float:
     return round(float(v), 2)
 
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split()
-)
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def words(v: float) -> str:
     """A figure as the persona says it: 22 -> twenty-two, 2.5 -> two and a half, 277 -> two hundred and seventy-seven."""
-    n = int(v)
-    half = " and a half" if v - n == 0.5 else ""
-    if n >= 100:
-        rest = n % 100
-        return f"{_ONES[n // 100]} hundred" + (f" and {words(rest)}" if rest else "") + half
-    if n < 20:
-        return _ONES[n] + half
-    return _TENS[n // 10] + (f"-{_ONES[n % 10]}" if n % 10 else "") + half
+    return say_number(v, point=False)
 
 
 def billions(usd_m: float) -> str:
