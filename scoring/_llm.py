@@ -24,7 +24,7 @@ from modylbench.scoring._models import Verdict
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "modylbench-judge-v1"
+PROMPT_VERSION = "modylbench-judge-v2"
 MAX_CONTENT_CHARS = 12000
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 
@@ -43,7 +43,12 @@ guided by the reference material: the expected action, the ground-truth facts an
 criteria. Substance decides the score: correct facts and figures, the expected action taken, the
 requested work product produced or changed, corrections taken up, edge cases handled as expected.
 Politeness, length and formatting alone never earn more than 3. A figure that contradicts the
-ground truth is wrong however confidently it is stated.
+ground truth is wrong however confidently it is stated. Judge meaning, not spelling: the same figure
+in any usual notation or scale ($57.5M, $57,500,000, 57.5 in a $M row; 0.246 or 24.6% for 24.6%;
+figures in words), the agent's own labels, headings, wording, row order and British or American
+spelling are as good as the reference's. Figures offered as alternatives ("24.6% or maybe 29.5%"),
+hedged, or buried in a spray of unsupported figures are not claims. Work counts in the turn it was
+done: edits made long after they were asked for are not evidence of this turn's work.
 
 Dimensions for a meeting turn: context_accuracy (facts and figures right, in context), task_progress
 (moves the work forward as expected), iteration_quality (takes up corrections and builds on prior
