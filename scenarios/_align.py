@@ -33,6 +33,7 @@ MISSING: Any = object()
 LABEL_MATCH = 0.6  # least label similarity that pairs an agent key with a reference key
 _NAME_FIELDS = ("label", "title", "name")
 MAX_WALK = 200_000  # leaves visited in one comparison (agent content is bounded, this bounds the walk too)
+MAX_CANDIDATES = 500  # agent keys or parts considered for pairing by label in one container
 
 
 def _names(key: str, node: Any) -> list[str]:
@@ -130,7 +131,7 @@ class Aligner:
             if lab:
                 names.append(lab)
             want.append((k, names))
-        have = [(k, _names(str(k), v)) for k, v in got.items() if k not in exact.values()]
+        have = [(k, _names(str(k), v)) for k, v in got.items() if k not in exact.values()][:MAX_CANDIDATES]
         pairs = dict(exact)
         if want and have:
             pairs.update(_best_pairs(want, have))
@@ -146,7 +147,7 @@ class Aligner:
         pairs: dict[Any, Any] = {}
         if titled:
             want = [(i, _names("", x)[1:]) for i, x in enumerate(ref) if isinstance(x, dict)]
-            have = [(j, _names("", x)[1:]) for j, x in enumerate(got) if isinstance(x, dict)]
+            have = [(j, _names("", x)[1:]) for j, x in enumerate(got[:MAX_CANDIDATES]) if isinstance(x, dict)]
             pairs = _best_pairs([w for w in want if w[1]], [h for h in have if h[1]])
             taken = set(pairs.values())
             # Parts whose heading was reworded past recognition pair by what they say.
@@ -154,7 +155,7 @@ class Aligner:
             for i, x in enumerate(ref):
                 if i in pairs or not isinstance(x, dict) or not isinstance(x.get("text"), str):
                     continue
-                for j, y in enumerate(got):
+                for j, y in enumerate(got[:MAX_CANDIDATES]):
                     if j in taken or not isinstance(y, dict) or not isinstance(y.get("text"), str):
                         continue
                     c = text_credit(x["text"], y["text"]) if x["text"].strip() and y["text"].strip() else 0.0
@@ -169,7 +170,9 @@ class Aligner:
                     pairs[i] = i  # an untitled or unmatched part falls back to its position
                     taken.add(i)
         elif all(isinstance(x, str) for x in ref) and all(isinstance(x, str) for x in got):
-            pairs = _best_pairs([(i, [x]) for i, x in enumerate(ref)], [(j, [x]) for j, x in enumerate(got)])
+            pairs = _best_pairs(
+                [(i, [x]) for i, x in enumerate(ref)], [(j, [x]) for j, x in enumerate(got[:MAX_CANDIDATES])]
+            )
             taken = set(pairs.values())
             for i in range(len(ref)):
                 if i not in pairs and i < len(got) and i not in taken:
