@@ -48,7 +48,10 @@ def main() -> int:
     n_products = sum(len(s.expected_outputs) for s in scenarios)
     times: list[float] = []
     for _ in range(max(1, args.repeat)):
-        judges = make_judges(["offline"])  # a fresh judge each time: no warm per-scenario caches
+        # A fresh judge each time; the process keeps what it worked out per scenario (the texts the
+        # agent could copy, the figures a scenario knows) and label similarities, so the first run
+        # is the cold one and is reported on its own.
+        judges = make_judges(["offline"])
         t0 = time.perf_counter()
         card = score(lines, by_id, judges)
         times.append(time.perf_counter() - t0)
@@ -58,13 +61,14 @@ def main() -> int:
         f"{sum(len(s.expected_mutations) for s in scenarios)} expected mutations"
     )
     best = statistics.median(times)
+    print(f"offline scoring, first run (cold caches): {times[0]:.3f} s")
     print(
         f"offline scoring: {best:.3f} s median of {len(times)}  ({items / best:,.0f} items/s, "
         f"{best / items * 1000:.2f} ms/item)"
     )
     for e in card.scenarios:
         print(f"  {e.scenario_id:42s} {e.modylbench_score:.2f} {e.tier}")
-    return 0 if best < 2.0 else 1
+    return 0 if times[0] < 2.0 else 1
 
 
 if __name__ == "__main__":

@@ -147,8 +147,8 @@ def close(stated: float, value: float, tolerance_pct: float) -> bool:
     """Within tolerance, or the value correctly rounded to three or more significant figures."""
     if numbers_close(stated, value, tolerance_pct):
         return True
-    if stated == 0 or value == 0:
-        return False
+    if stated == 0 or value == 0 or abs(stated - value) > 0.0051 * abs(value):
+        return False  # three significant figures are never further off than half a percent
     return any(abs(_round_sig(value, k) - stated) <= 1e-9 * abs(stated) for k in range(3, 7))
 
 
@@ -270,6 +270,7 @@ STOPWORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)
 def spelling(word: str) -> str:
     """American spelling of one lower-case word (utilisation → utilization, colour → color)."""
     if word in _SPELLING:

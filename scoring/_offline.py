@@ -57,10 +57,11 @@ _HEDGE = re.compile(
 _OR = re.compile(r"\d[^.;:]*\bor\b[^.;:]*\d", re.I)
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
 KNOWN_TOLERANCE_PCT = 0.5
-PRECISION_FREE = 0.2  # share of figures that may match nothing known before the turn's substance drops
-PRECISION_ZERO = 0.6  # share at which nothing is left
+PRECISION_FREE = 0.25  # share of figures that may match nothing known before the turn's substance drops
+PRECISION_ZERO = 0.7  # share at which nothing is left
 FLOOD_MIN = 30  # figures a turn may state before extra figures dilute it (or 8 per expected fact)
 HEDGED_FACT_CREDIT = 0.5
+DERIVE_FROM = 24  # figures of a turn (its facts, the persona's figures) whose one-step results count as known
 EDIT_WEIGHT = 0.65  # share of task progress that the turn's expected edits carry, when it has any
 
 
@@ -111,6 +112,8 @@ class _ScenarioText:
             parts.append(spoken_to_digits(e.human_utterance))
             hidden += [e.description, e.expected_behavior]
         self.known = _known_numbers(scenario)
+        self._turn_known: dict[int, list[float]] = {}
+        self._scenario = scenario
         for o in scenario.expected_outputs:
             hidden.append(o.description)
             hidden += [c if isinstance(c, str) else c.description for c in o.verification_criteria]
@@ -121,6 +124,21 @@ class _ScenarioText:
         for p in hidden:
             unseen |= shingles(p, HIDDEN_SHINGLE)
         self.corpora = [(visible, SHINGLE), (unseen, HIDDEN_SHINGLE)]
+
+
+    def known_for(self, turn_index: int) -> list[float]:
+        """What this turn's and the previous turn's figures give in one step (beside ``known``)."""
+        hit = self._turn_known.get(turn_index)
+        if hit is None:
+            base: list[float] = []
+            for t in self._scenario.turns[max(0, turn_index - 1) : turn_index + 1]:
+                base += [float(f.value) for f in t.expected_facts
+                         if isinstance(f.value, int | float) and not isinstance(f.value, bool)]
+            if turn_index < len(self.turn_given):
+                base += [q.value for q in self.turn_given[turn_index]]
+            hit = sorted(set(_derived(base)))
+            self._turn_known[turn_index] = hit
+        return hit
 
 
 def _known_numbers(scenario: Scenario) -> list[float]:
@@ -152,17 +170,30 @@ def _known_numbers(scenario: Scenario) -> list[float]:
     return sorted({abs(v) for v in vals})
 
 
-def _is_known(v: float, known: list[float]) -> bool:
+def _stated_tolerance_pct(v: float) -> float:
+    """How precisely a figure was stated: half a unit of its last digit, relative (at least KNOWN_TOLERANCE_PCT).
+
+    '25' may stand for 24.6 (a rounded figure is still a known one); '24.6' may not stand for 24.9.
+    """
+    if v == 0:
+        return KNOWN_TOLERANCE_PCT
+    text = repr(abs(v))
+    decimals = len(text.split(".")[1]) if "." in text and not text.endswith(".0") and "e" not in text else 0
+    return max(KNOWN_TOLERANCE_PCT, 0.5 * 10 ** (-decimals) / abs(v) * 100)
+
+
+def _is_known(v: float, known: list[float], tolerance_pct: float = KNOWN_TOLERANCE_PCT) -> bool:
     if not known:
         return False
-    lo = v * (1 - KNOWN_TOLERANCE_PCT / 100) if v else -0.005
-    hi = v * (1 + KNOWN_TOLERANCE_PCT / 100) if v else 0.005
+    lo = v * (1 - tolerance_pct / 100) if v else -0.005
+    hi = v * (1 + tolerance_pct / 100) if v else 0.005
     i = bisect.bisect_left(known, lo)
     return i < len(known) and known[i] <= hi
 
 
 def _q_known(q: Quantity, known: list[float]) -> bool:
     a = abs(q.value)
+    tol = _stated_tolerance_pct(q.value)
     cands = [a]
     if q.scaled is not None:
         cands.append(abs(q.scaled))
@@ -172,7 +203,17 @@ def _q_known(q: Quantity, known: list[float]) -> bool:
         cands.append(a * 100)
     if q.family == "pct" and a > 1.5:
         cands.append(a / 100)
-    return any(_is_known(c, known) for c in cands)
+    return any(_is_known(c, known, tol) for c in cands)
+
+
+def _derived(values: list[float]) -> list[float]:
+    """What a person works out from a handful of figures in one step: differences, sums, ratios."""
+    out: list[float] = []
+    vs = [abs(v) for v in values if v][:DERIVE_FROM]
+    for i, a in enumerate(vs):
+        for b in vs[i + 1 :]:
+            out += [abs(a - b), a + b, a / b, b / a, a / b * 100, b / a * 100, abs(a - b) / b * 100, abs(a - b) / a * 100]
+    return out
 
 
 def _trivial(q: Quantity) -> bool:
@@ -189,7 +230,7 @@ def _compatible(a: Quantity, b: Quantity) -> bool:
 class _Claims:
     """The figures a turn states, clause by clause, with hedges and competitors marked."""
 
-    def __init__(self, text: str, known: list[float]):
+    def __init__(self, text: str, known: list[float], derived: list[float] | None = None):
         self.clauses: list[tuple[list[Quantity], bool]] = []
         firm: list[str] = []
         for clause in _CLAUSE.split(text):
@@ -203,9 +244,14 @@ class _Claims:
                 self.clauses.append((qs, hedged))
         self.firm_text = normal_text(" ".join(firm))
         self.known = known
+        self.derived = derived or []
         sig = [q for qs, _h in self.clauses for q in qs if not _trivial(q)]
         self.n_significant = len(sig)
-        self.n_unknown = sum(1 for q in sig if not _q_known(q, known))
+        self.n_unknown = sum(1 for q in sig if not self.is_known(q))
+
+    def is_known(self, q: Quantity) -> bool:
+        """The figure is one the scenario holds, or one step from this turn's figures."""
+        return _q_known(q, self.known) or _q_known(q, self.derived)
 
     def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool]:
         """(figures that state the value as a claim, whether it was only said hedged or with a competitor)."""
@@ -220,7 +266,7 @@ class _Claims:
                 if c not in hits and not _trivial(c) and any(_compatible(c, h) for h in hits)
                 and _near(c, hits[0])
             ]
-            competing = [c for c in rivals if hedged or not _q_known(c, self.known)]
+            competing = [c for c in rivals if hedged or not self.is_known(c)]
             if competing:
                 continue
             (hedged_only if hedged else clean).extend(hits)
@@ -300,7 +346,7 @@ class OfflineJudge(Judge):
             flags.append("parroting")
         norm = normalise(kept)
         tnorm = normal_text(kept)
-        claims = _Claims(kept, st.known)
+        claims = _Claims(kept, st.known, st.known_for(turn.turn_index))
         qs = [q for clause_qs, _hedged in claims.clauses for q in clause_qs]
         notes = []
 
