@@ -49,12 +49,15 @@ VERBOSE_WORDS = 220
 _COURTESY = re.compile(r"\b(thanks|thank you|happy to|glad|appreciate|good (question|point)|sure)\b", re.I)
 _MARKUP = re.compile(r"(^|\n)\s*(#{1,6} |[-*•] |\d+\. |\|)|\*\*|__|```", re.M)
 # Uncertainty about which value is meant ("24.6% or maybe 29.5%"): the figure is not a claim.
+# Uncertainty about a figure ("maybe 24.6%", "somewhere between 20 and 30%"): said just before it,
+# the figure is hedged; said between two figures of the same kind, they are alternatives.
 _HEDGE = re.compile(
-    r"\b(or maybe|maybe|perhaps|possibly|might be|could be|could also be|not sure|unsure|somewhere between|"
-    r"either|or possibly|or perhaps|hard to say|anywhere from|give or take|ballpark)\b",
+    r"\b(or maybe|maybe|perhaps|possibly|might be|not sure|unsure|somewhere between|or possibly|or perhaps|"
+    r"hard to say|anywhere from|give or take|ballpark)\b",
     re.I,
 )
-_OR = re.compile(r"\d[^.;:]*\bor\b[^.;:]*\d", re.I)
+_ALTERNATIVE = re.compile(r"\bor\b", re.I)
+HEDGE_REACH = 40  # characters before a figure in which a hedge word hedges it
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
 KNOWN_TOLERANCE_PCT = 0.5
 PRECISION_FREE = 0.25  # share of figures that may match nothing known before the turn's substance drops
@@ -231,45 +234,58 @@ class _Claims:
     """The figures a turn states, clause by clause, with hedges and competitors marked."""
 
     def __init__(self, text: str, known: list[float], derived: list[float] | None = None):
-        self.clauses: list[tuple[list[Quantity], bool]] = []
+        self.clauses: list[tuple[str, list[tuple[int, int, Quantity]]]] = []
         firm: list[str] = []
         for clause in _CLAUSE.split(text):
-            qs_here = quantity_spans(clause)
-            # Figures offered as alternatives ("22.3%, 24.6% or 27.1%") are hedged like "maybe".
-            hedged = _HEDGE.search(clause) is not None or (len(qs_here) >= 2 and _OR.search(clause) is not None)
-            if not hedged:
+            if _HEDGE.search(clause) is None:
                 firm.append(clause)
-            qs = [q for _s, _e, q in qs_here]
-            if qs:
-                self.clauses.append((qs, hedged))
+            spans = quantity_spans(clause)
+            if spans:
+                self.clauses.append((clause, spans))
         self.firm_text = normal_text(" ".join(firm))
         self.known = known
         self.derived = derived or []
-        sig = [q for qs, _h in self.clauses for q in qs if not _trivial(q)]
+        sig = [q for _c, spans in self.clauses for _s, _e, q in spans if not _trivial(q)]
         self.n_significant = len(sig)
         self.n_unknown = sum(1 for q in sig if not self.is_known(q))
+
+    @property
+    def quantities(self) -> list[Quantity]:
+        return [q for _c, spans in self.clauses for _s, _e, q in spans]
 
     def is_known(self, q: Quantity) -> bool:
         """The figure is one the scenario holds, or one step from this turn's figures."""
         return _q_known(q, self.known) or _q_known(q, self.derived)
 
     def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool]:
-        """(figures that state the value as a claim, whether it was only said hedged or with a competitor)."""
+        """(figures that state the value as a claim, whether it was only said hedged).
+
+        A figure is no claim when a rival of the same kind and size stands in its sentence that the
+        scenario does not know, or that is offered as its alternative ('or', a hedge word between
+        them); it is hedged when a hedge word comes just before it.
+        """
         clean: list[Quantity] = []
         hedged_only: list[Quantity] = []
-        for qs, hedged in self.clauses:
-            hits = [q for q in qs if number_matches(q, value, unit, tol)]
-            if not hits:
-                continue
-            rivals = [
-                c for c in qs
-                if c not in hits and not _trivial(c) and any(_compatible(c, h) for h in hits)
-                and _near(c, hits[0])
-            ]
-            competing = [c for c in rivals if hedged or not self.is_known(c)]
-            if competing:
-                continue
-            (hedged_only if hedged else clean).extend(hits)
+        for clause, spans in self.clauses:
+            for s, e, h in spans:
+                if not number_matches(h, value, unit, tol):
+                    continue
+                rivals = [
+                    (s2, e2, c) for s2, e2, c in spans
+                    if (s2, e2) != (s, e) and not _trivial(c) and _compatible(c, h) and _near(c, h)
+                    and not number_matches(c, value, unit, tol)
+                ]
+                competing = False
+                for s2, e2, c in rivals:
+                    between = clause[min(e, e2) : max(s, s2)]
+                    alternative = _ALTERNATIVE.search(between) is not None or _HEDGE.search(between) is not None
+                    if alternative or not self.is_known(c):
+                        competing = True
+                        break
+                if competing:
+                    continue
+                hedged = _HEDGE.search(clause[max(0, s - HEDGE_REACH) : s]) is not None
+                (hedged_only if hedged else clean).append(h)
         if clean:
             return clean, False
         return hedged_only, bool(hedged_only)
@@ -347,7 +363,7 @@ class OfflineJudge(Judge):
         norm = normalise(kept)
         tnorm = normal_text(kept)
         claims = _Claims(kept, st.known, st.known_for(turn.turn_index))
-        qs = [q for clause_qs, _hedged in claims.clauses for q in clause_qs]
+        qs = claims.quantities
         notes = []
 
         fact_frac: float | None = None

@@ -233,3 +233,27 @@ def test_a_line_that_names_its_instance_is_scored_against_it(tmp_path: Any) -> N
     mixed.write_text(json.dumps(line) + "\n" + json.dumps(other) + "\n", encoding="utf-8")
     res = CliRunner().invoke(evaluate, ["--responses", str(mixed), "--output", str(out), "--quiet"])
     assert res.exit_code == 2 and "different instances" in res.output
+
+
+def test_natural_comparisons_are_not_hedges() -> None:
+    """A fact said beside another figure the scenario knows, or with everyday caution, still counts."""
+    pct_facts = [
+        (t, f) for t in LBO.turns for f in t.expected_facts
+        if isinstance(f.value, float) and f.unit == "%" and 5 < f.value < 100
+    ]
+    t, f = pct_facts[0]
+    other = next(
+        float(g.value) for u in LBO.turns for g in u.expected_facts
+        if isinstance(g.value, float) and g.unit == "%" and 0.5 < g.value / f.value < 2 and abs(g.value - f.value) > 1
+    )
+    line = _correct()
+    for text in (
+        f"It comes to {f.value:.1f}%, which could be a concern next to the {other:.1f}% we had before.",
+        f"It moved from {other:.1f}% to {f.value:.1f}% once the change went in.",
+    ):
+        said = copy.deepcopy(line)
+        said["turns"][t.turn_index]["agent_response"] = text
+        said["turns"][t.turn_index]["chat_messages"] = []
+        verdict = _card(said).turns[t.turn_index].judges[0]
+        assert verdict.rationale.startswith("facts ") and "facts 0/" not in verdict.rationale, (text, verdict.rationale)
+        assert "hedged" not in verdict.flags
