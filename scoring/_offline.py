@@ -64,6 +64,12 @@ PRECISION_FREE = 0.25  # share of figures that may match nothing known before th
 PRECISION_ZERO = 0.7  # share at which nothing is left
 FLOOD_MIN = 30  # figures a turn may state before extra figures dilute it (or 8 per expected fact)
 HEDGED_FACT_CREDIT = 0.5
+# A turn that states more than half of all the meeting's text facts (talking points, names, terms)
+# is reciting a list; its text facts lose credit, down to nothing at 80 %. Measured on the six
+# built-ins: a correct answer states at most 42 % of them in one turn.
+BREADTH_FREE = 0.5
+BREADTH_ZERO = 0.8
+BREADTH_MIN_FACTS = 8
 DERIVE_FROM = 24  # figures of a turn (its facts, the persona's figures) whose one-step results count as known
 EDIT_WEIGHT = 0.65  # share of task progress that the turn's expected edits carry, when it has any
 
@@ -115,6 +121,10 @@ class _ScenarioText:
             parts.append(spoken_to_digits(e.human_utterance))
             hidden += [e.description, e.expected_behavior]
         self.known = _known_numbers(scenario)
+        self.text_facts = [
+            f for t in scenario.turns for f in t.expected_facts
+            if not (isinstance(f.value, int | float) and not isinstance(f.value, bool))
+        ]
         self._turn_known: dict[int, list[float]] = {}
         self._scenario = scenario
         for o in scenario.expected_outputs:
@@ -207,6 +217,13 @@ def _q_known(q: Quantity, known: list[float]) -> bool:
     if q.family == "pct" and a > 1.5:
         cands.append(a / 100)
     return any(_is_known(c, known, tol) for c in cands)
+
+
+def _text_breadth(text_facts: list[Any], text_norm: str) -> float:
+    """Share of the whole meeting's text facts one turn states (0 for a scenario with few of them)."""
+    if len(text_facts) < BREADTH_MIN_FACTS:
+        return 0.0
+    return sum(1 for f in text_facts if fact_stated(f, text_norm, [])) / len(text_facts)
 
 
 def _derived(values: list[float]) -> list[float]:
@@ -368,6 +385,13 @@ class OfflineJudge(Judge):
 
         fact_frac: float | None = None
         precision = claims.precision(len(turn.expected_facts))
+        breadth = _text_breadth(st.text_facts, tnorm)
+        words_factor = 1.0
+        if breadth > BREADTH_FREE:
+            # Saying most of the meeting's talking points in one turn is a list, not an answer.
+            words_factor = max(0.0, 1 - (breadth - BREADTH_FREE) / (BREADTH_ZERO - BREADTH_FREE))
+            flags.append("keyword_stuffing")
+            notes.append(f"talking points of the whole meeting in one turn: {breadth:.0%}")
         if turn.expected_facts:
             given_qs = st.turn_given[turn.turn_index] if turn.turn_index < len(st.turn_given) else []
             total = got = 0.0
@@ -386,10 +410,10 @@ class OfflineJudge(Judge):
                         n_got += 1
                         n_hedged += hedged
                 elif fact_stated(f, claims.firm_text, []):
-                    got += w
+                    got += w * words_factor
                     n_got += 1
                 elif fact_stated(f, tnorm, []):
-                    got += w * HEDGED_FACT_CREDIT
+                    got += w * HEDGED_FACT_CREDIT * words_factor
                     n_got += 1
                     n_hedged += 1
             fact_frac = got / total * precision

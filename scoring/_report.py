@@ -78,6 +78,7 @@ FLAG_TEXT: dict[str, str] = {
     "no_ground_truth": "no ground truth to check the figures against",
     "imprecise": "many figures matched nothing the scenario knows, or a flood of figures: the turn's substance shrank",
     "hedged": "a figure was offered with a rival ('X or maybe Y'): it counts half or not at all",
+    "keyword_stuffing": "most of the meeting's talking points recited in one turn: its text facts lost credit",
     "silent_journey": "the journey is below 4: the scenario is capped at 4.0",
     "no_deliverables": "the deliverables score below 4: the scenario is capped at 4.0",
     "edge_cases_conceded": "the agent gave in to curveballs: each one lowers the scenario's ceiling",
@@ -768,7 +769,8 @@ def _headline(run: RunView) -> str:
     chips = [f for f in e.flags]
     chips += [f"{f} ×{n}" for f, n in flags.items()
               if f in ("hard_floor", "judge_disagreement", "not_delivered", "no_trajectory_evidence", "partial_panel",
-                       "prompt_injection", "parroting", "edge_case_conceded", "imprecise", "hedged")]
+                       "prompt_injection", "parroting", "edge_case_conceded", "imprecise", "hedged",
+                       "keyword_stuffing")]
     if e.unscored:
         chips.append(f"unscored ×{len(e.unscored)}")
     pk = ""
