@@ -138,6 +138,16 @@ class Aligner:
         self._pairs[ck] = pairs
         return pairs
 
+    def _extra_pair(self, prefix: tuple[str, ...], tok: str, got: dict[str, Any], pairs: dict[Any, Any]) -> Any:
+        """The agent's key for a part the final reference no longer has (a row made, then removed)."""
+        taken = set(pairs.values())
+        names = [tok]
+        lab = self._label(prefix, tok)
+        if lab:
+            names.append(lab)
+        have = [(k, _names(str(k), v)) for k, v in got.items() if k not in taken][:MAX_CANDIDATES]
+        return _best_pairs([(tok, names)], have).get(tok)
+
     def _list_pairs(self, ref: list[Any], got: list[Any]) -> dict[Any, Any]:
         ck = (id(ref), id(got))
         hit = self._pairs.get(ck)
@@ -245,7 +255,10 @@ class Aligner:
                     nxt = got[tok]
                     agent_path.append(tok)
                 elif isinstance(ref, dict):
-                    k = self._dict_pairs(prefix, ref, got).get(tok)
+                    pairs = self._dict_pairs(prefix, ref, got)
+                    k = pairs.get(tok)
+                    if k is None and tok not in ref:
+                        k = self._extra_pair(prefix, tok, got, pairs)
                     if k is None:
                         return MISSING, None
                     nxt = got[k]

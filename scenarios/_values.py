@@ -299,6 +299,8 @@ def label_tokens(label: str) -> tuple[str, ...]:
         w = raw.strip(".")
         if not w or w in STOPWORDS:
             continue
+        if w[0].isdigit() and "." in w:
+            w = w.rstrip("0").rstrip(".")  # '9.0' and '9' name the same thing
         w = _SYNONYM.get(w, w)
         for part in w.split():
             part = _stem(spelling(part))
