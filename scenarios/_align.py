@@ -46,18 +46,43 @@ def _names(key: str, node: Any) -> list[str]:
     return out
 
 
-def _best_pairs(want: list[tuple[Any, list[str]]], have: list[tuple[Any, list[str]]]) -> dict[Any, Any]:
-    """One-to-one pairing of wanted ids to available ids by the best label similarity (greedy)."""
+_NAME_KEYS = {"label", "unit", "title", "name", "type"}
+
+
+def has_work(x: Any) -> bool:
+    """A part holds work: a figure or text outside its name, label and unit fields (not just a template)."""
+    stack = [cell_value(x)]
+    seen = 0
+    while stack and seen < MAX_WALK:
+        v = stack.pop()
+        seen += 1
+        if isinstance(v, dict):
+            stack.extend(cell_value(y) for k, y in v.items() if k not in _NAME_KEYS)
+        elif isinstance(v, list):
+            stack.extend(cell_value(y) for y in v)
+        elif v not in (None, ""):
+            return True
+    return False
+
+
+def _best_pairs(
+    want: list[tuple[Any, list[str]]], have: list[tuple[Any, list[str]]], worked: set[Any] | None = None
+) -> dict[Any, Any]:
+    """One-to-one pairing of wanted ids to available ids by the best label similarity (greedy).
+
+    Parts in ``worked`` (holding the agent's work) are taken before empty ones: a template row left
+    empty beside the agent's own row for the same thing is not what the agent delivered.
+    """
     scored = []
     for wi, wnames in want:
         for hi, hnames in have:
             s = max(label_similarity(a, b) for a in wnames for b in hnames)
             if s >= LABEL_MATCH:
-                scored.append((s, wi, hi))
-    scored.sort(key=lambda x: -x[0])
+                scored.append((worked is not None and hi in worked, s, wi, hi))
+    scored.sort(key=lambda x: (not x[0], -x[1]))
     out: dict[Any, Any] = {}
     taken: set[Any] = set()
-    for _s, wi, hi in scored:
+    for _w, _s, wi, hi in scored:
         if wi in out or hi in taken:
             continue
         out[wi] = hi
@@ -121,7 +146,7 @@ class Aligner:
         hit = self._pairs.get(ck)
         if hit is not None:
             return hit
-        exact = {k: k for k in ref if k in got}
+        exact = {k: k for k in ref if k in got and has_work(got[k])}
         want = []
         for k, v in ref.items():
             if k in exact:
@@ -134,7 +159,11 @@ class Aligner:
         have = [(k, _names(str(k), v)) for k, v in got.items() if k not in exact.values()][:MAX_CANDIDATES]
         pairs = dict(exact)
         if want and have:
-            pairs.update(_best_pairs(want, have))
+            worked = {k for k, _n in have if has_work(got[k])}
+            pairs.update(_best_pairs(want, have, worked))
+        for k in ref:
+            if k not in pairs and k in got and got[k] not in pairs.values():
+                pairs[k] = k  # the template's own part, empty: nothing better stands for it
         self._pairs[ck] = pairs
         return pairs
 
@@ -146,7 +175,7 @@ class Aligner:
         if lab:
             names.append(lab)
         have = [(k, _names(str(k), v)) for k, v in got.items() if k not in taken][:MAX_CANDIDATES]
-        return _best_pairs([(tok, names)], have).get(tok)
+        return _best_pairs([(tok, names)], have, {k for k, _n in have if has_work(got[k])}).get(tok)
 
     def _list_pairs(self, ref: list[Any], got: list[Any]) -> dict[Any, Any]:
         ck = (id(ref), id(got))
@@ -158,7 +187,8 @@ class Aligner:
         if titled:
             want = [(i, _names("", x)[1:]) for i, x in enumerate(ref) if isinstance(x, dict)]
             have = [(j, _names("", x)[1:]) for j, x in enumerate(got[:MAX_CANDIDATES]) if isinstance(x, dict)]
-            pairs = _best_pairs([w for w in want if w[1]], [h for h in have if h[1]])
+            worked = {j for j, _n in have if has_work(got[j])}
+            pairs = _best_pairs([w for w in want if w[1]], [h for h in have if h[1]], worked)
             taken = set(pairs.values())
             # Parts whose heading was reworded past recognition pair by what they say.
             scored = []
@@ -251,20 +281,21 @@ class Aligner:
             elif isinstance(ref, list) and tok.isdigit() and int(tok) < len(ref):
                 ref_next = ref[int(tok)]
             if isinstance(got, dict):
-                if tok in got:
-                    nxt = got[tok]
-                    agent_path.append(tok)
-                elif isinstance(ref, dict):
+                if isinstance(ref, dict):
                     pairs = self._dict_pairs(prefix, ref, got)
                     k = pairs.get(tok)
                     if k is None and tok not in ref:
-                        k = self._extra_pair(prefix, tok, got, pairs)
-                    if k is None:
-                        return MISSING, None
-                    nxt = got[k]
-                    agent_path.append(str(k))
+                        k = tok if tok in got and has_work(got[tok]) else self._extra_pair(prefix, tok, got, pairs)
+                        if k is None and tok in got:
+                            k = tok
+                elif tok in got:
+                    k = tok
                 else:
                     return MISSING, None
+                if k is None:
+                    return MISSING, None
+                nxt = got[k]
+                agent_path.append(str(k))
             elif isinstance(got, list):
                 if not tok.isdigit():
                     return MISSING, None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from modylbench.scenarios._align import MISSING, Aligner
+from modylbench.scenarios._align import MISSING, Aligner, has_work
 from modylbench.scenarios._pointer import parse_pointer
 from modylbench.scenarios._schema import VerificationCriterion
 from modylbench.scenarios._templates import ProductTemplate
@@ -30,9 +30,6 @@ from modylbench.scenarios._values import (
 )
 
 __all__ = ["CheckResult", "as_number", "cell_value", "numbers_close", "run_check", "text_of"]
-
-_NAME_KEYS = {"label", "unit", "title", "name", "type"}
-
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -60,16 +57,6 @@ def text_of(v: Any) -> str:
         elif x is not None:
             parts.append(str(x))
     return " ".join(parts)
-
-
-def _filled(x: Any) -> bool:
-    """An entry holds work: a figure or text outside its name, label and unit fields."""
-    x = cell_value(x)
-    if isinstance(x, dict):
-        return any(_filled(v) for k, v in x.items() if k not in _NAME_KEYS)
-    if isinstance(x, list):
-        return any(_filled(v) for v in x)
-    return x not in (None, "")
 
 
 def _states(term: str, text: str) -> bool:
@@ -134,11 +121,11 @@ def run_check(
             ok = value in options
         reason = f"{value!r} is one of {options!r}"
     elif c.check_type == "present":
-        ok = _filled(value)
+        ok = has_work(value)
         reason = "present and non-empty"
     elif c.check_type == "count_at_least":
         entries = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
-        n_filled = sum(1 for e in entries if _filled(e))
+        n_filled = sum(1 for e in entries if has_work(e))
         ok = n_filled >= int(c.expected_value)
         reason = f"has at least {c.expected_value} filled entries ({n_filled})"
     else:  # pragma: no cover - CheckType is closed

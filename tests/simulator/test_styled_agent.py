@@ -1,0 +1,83 @@
+"""A correct agent in its own style, played live: own labels, full digits, cell-by-cell edits through the
+shared document, the record and the trajectory it yields. The responses-level suite (tests/scoring/
+test_adversarial.py) shows the scorer is fair; this shows the meeting path keeps it so."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modylbench.agents._reference import AGENTS, OracleAgent
+from modylbench.scenarios import ExpectedMutation, Scenario, load_builtin
+from modylbench.simulator._runner import RunSpec, run_one, score_session
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = {s.scenario_id: s for s in load_builtin()}
+
+
+def _suite() -> Any:
+    spec = importlib.util.spec_from_file_location("adversarial_live", ROOT / "fixtures" / "responses" / "adversarial.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["adversarial_live"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+SUITE = _suite()
+
+
+def _styled(line: dict[str, Any]) -> type[OracleAgent]:
+    """An agent class that plays one responses line of the suite live: its edits, chat and speech per turn."""
+
+    class Styled(OracleAgent):
+        name = "styled"
+
+        async def respond(self, turn_index: int) -> None:
+            assert self.client is not None
+            for m in line.get("mutation_trajectory") or []:
+                if m["turn_index"] != turn_index:
+                    continue
+                self.apply(ExpectedMutation(
+                    turn_index=turn_index, product_id=m["product_id"], mutation_type=m["mutation_type"],
+                    path=m["path"], value=m["new_value"],
+                ))
+                await self.flush_doc()
+            said = next((t for t in line["turns"] if t["turn_index"] == turn_index), None)
+            if said is not None:
+                for text in said.get("chat_messages", []):
+                    await self.client.chat(text)
+                if said.get("agent_response"):
+                    await self.say(said["agent_response"])
+            await self.client.done(turn_index)
+
+    return Styled
+
+
+def _play(sc: Scenario, style: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setitem(AGENTS, "styled", _styled(SUITE.STRATEGIES[style](sc)))
+    asyncio.run(run_one(RunSpec(sc, "styled", folder, transport="inproc")))
+    return score_session(folder, SCENARIOS, ["offline"]).scenarios[0]
+
+
+@pytest.mark.parametrize("style", ["own_labels", "cell_edits", "all_styles"])
+def test_a_correct_agent_in_its_own_style_passes_live(
+    style: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sc = SCENARIOS["financial_analyst_lbo_model"]
+    entry = _play(sc, style, tmp_path / style, monkeypatch)
+    assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0, (entry.flags, entry.mutation_metrics)
+    assert entry.mutation_metrics.on_time >= 0.9 * sum(
+        1 for m in sc.expected_mutations if m.mutation_type != "create"
+    ) - 5
+
+
+def test_a_late_dump_played_live_stays_below_peer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sc = SCENARIOS["financial_analyst_lbo_model"]
+    entry = _play(sc, "late_split_dump", tmp_path / "late", monkeypatch)
+    assert entry.modylbench_score is not None and entry.modylbench_score < 6.0, entry.flags
