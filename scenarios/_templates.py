@@ -63,7 +63,9 @@ _ABBREV = {"pct": "%", "usd": "US$", "m": "M", "ltm": "LTM", "ebitda": "EBITDA",
 
 def humanise(key: str) -> str:
     """A readable label for a content key: ``revenue_growth_pct`` → ``Revenue growth %``, ``year1`` → ``Year 1``."""
-    spaced = re.sub(r"(?<=[a-z])(?=\d)", " ", key.replace("_", " ").replace("-", " ")).split()
+    # 'year1' reads 'Year 1'; a code such as 'b2c' stays as it is.
+    spaced = [re.sub(r"^([a-z]+)(\d+)$", r"\1 \2", w) for w in key.replace("_", " ").replace("-", " ").split()]
+    spaced = " ".join(spaced).split()
     words = [_ABBREV.get(w.lower(), w) for w in spaced]
     if not words:
         return key

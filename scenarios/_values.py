@@ -261,7 +261,7 @@ _SYNONYM = {
     "std": "standard", "sd": "standard deviation", "pts": "points", "pp": "points", "ci": "confidence interval",
     "dc": "distribution center", "dcs": "distribution center", "ssb": "solid state battery",
     "d&a": "depreciation amortization", "da": "depreciation amortization", "capex": "capital expenditure",
-    "nwc": "net working capital", "fcf": "free cash flow", "pik": "payment in kind", "mezz": "mezzanine",
+    "nwc": "net working capital", "usd": "us", "fcf": "free cash flow", "pik": "payment in kind", "mezz": "mezzanine",
     "mezzanine": "mezzanine", "cheque": "check", "sqls": "sql", "mqls": "mql", "ebit": "ebit",
 }  # fmt: skip
 STOPWORDS = frozenset(
@@ -288,14 +288,21 @@ def _stem(word: str) -> str:
     return word
 
 
+_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)([a-z]+)")
+
+
 @lru_cache(maxsize=65536)
 def label_tokens(label: str) -> tuple[str, ...]:
     """A label as comparable tokens: 'Year 1' / 'Y1' / 'year1' / 'YR-1' → ('year', '1')."""
     s = label.replace("%", " percent ").replace("&", " and ")
-    s = re.sub(r"([a-z])([A-Z])", r"\1 \2", s)  # camelCase
-    s = re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", s).lower()
+    s = re.sub(r"([a-z])([A-Z])", r"\1 \2", s).lower()  # camelCase
     out: list[str] = []
+    words: list[str] = []
     for raw in re.split(r"[^a-z0-9.]+", s):
+        # 'year1' is 'year 1' and '10x' is '10 x', but a code such as 'b2c' or 'b2b2c' stays whole.
+        m = _LETTERS_DIGITS.fullmatch(raw)
+        words += [g for g in m.groups() if g] if m else [raw]
+    for raw in words:
         w = raw.strip(".")
         if not w or w in STOPWORDS:
             continue
