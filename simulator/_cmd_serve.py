@@ -76,11 +76,14 @@ def _summary(card: Any) -> dict[str, Any]:
 
 
 def _page_info(scenario: Any) -> dict[str, Any]:
-    """What the page tells the person about the meeting: its goal and the products to build."""
+    """What the page tells the person about the meeting: its goal and the deliverables (the agent's briefing)."""
+    from modylbench.scenarios import deliverables
+
     return {"title": scenario.title, "scenario_id": scenario.scenario_id, "meeting_goal": scenario.meeting_goal,
             "persona": scenario.human_persona,
-            "products": [{"product_id": o.product_id, "output_type": o.output_type, "description": o.description}
-                         for o in scenario.expected_outputs if o.product_id]}  # fmt: skip
+            "products": [{"product_id": d["product_id"], "output_type": d["output_type"], "title": d["title"],
+                          "description": d["description"], "template": d["template"]}
+                         for d in deliverables(scenario)]}  # fmt: skip
 
 
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,

@@ -44,7 +44,7 @@ def test_gaming_run_says_where_points_went(scored, scenarios, tmp_path: Path) ->
     assert "FAILED" in text
     lost = text.split("Where points were lost", 1)[1].split("The 11 dimensions", 1)[0]
     assert "no_trajectory_evidence" in text
-    assert "fewer than half the expected edits seen" in lost
+    assert "fewer than half the expected edits made within two turns" in lost
     assert "turns scored below 6" in lost
 
 
