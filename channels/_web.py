@@ -164,8 +164,13 @@ class WebServer(SignalingServer):
         self.web: dict[str, WebMeeting] = {}
 
     def add_web(self, meeting: WebRTCMeeting, folder: Path, info: dict[str, Any] | None = None) -> WebMeeting:
-        """Give ``meeting`` a page, an observer token, a y-websocket hub and a feed."""
-        wm = WebMeeting(meeting, secrets.token_urlsafe(24), folder, dict(info or {}))
+        """Give ``meeting`` a page, an observer token, a y-websocket hub and a feed.
+
+        ``info`` must be plain JSON: it is encoded here, so a value that is not fails at start-up
+        rather than as an HTTP 500 on every request for it.
+        """
+        encoded = json.dumps(dict(info or {}))
+        wm = WebMeeting(meeting, secrets.token_urlsafe(24), folder, json.loads(encoded))
         base = f"http://{self.host}:{self.port}/"
         wm.page_url = f"{base}#meeting={meeting.meeting_id}&token={meeting.token}"
         wm.observer_url = f"{base}#meeting={meeting.meeting_id}&observer={wm.observer_token}"

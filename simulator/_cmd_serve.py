@@ -77,10 +77,10 @@ def _summary(card: Any) -> dict[str, Any]:
 
 def _page_info(scenario: Any) -> dict[str, Any]:
     """What the page tells the person about the meeting: its goal and the deliverables (the agent's briefing)."""
-    from modylbench.scenarios import deliverables
+    from modylbench.scenarios import deliverables, persona_text
 
     return {"title": scenario.title, "scenario_id": scenario.scenario_id, "meeting_goal": scenario.meeting_goal,
-            "persona": scenario.human_persona,
+            "persona": persona_text(scenario.human_persona),
             "products": [{"product_id": d["product_id"], "output_type": d["output_type"], "title": d["title"],
                           "description": d["description"], "template": d["template"]}
                          for d in deliverables(scenario)]}  # fmt: skip
