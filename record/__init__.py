@@ -21,6 +21,7 @@ from modylbench.record._events import (
     TurnEnd,
     TurnStart,
     parse_event,
+    valid_text,
 )
 from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
 from modylbench.record._store import (
@@ -37,5 +38,5 @@ __all__ = [
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionEnd", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
-    "attachment_path", "parse_event", "read_record",
+    "attachment_path", "parse_event", "read_record", "valid_text",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 Participant = Literal["persona", "agent", "harness", "observer"]
 ErrorSource = Literal["agent", "persona", "infrastructure", "judge"]
@@ -24,18 +24,43 @@ TERMINATION_REASONS: tuple[str, ...] = TerminationReason.__args__  # type: ignor
 TurnEndReason = Literal["agent_done", "silence", "budget", "barge_in", "meeting_end"]
 
 
-class Attachment(BaseModel):
-    """Large media kept beside the record, addressed by content hash (``attachments/<sha256>``)."""
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: lone UTF-16 surrogates (from a JSON ``\\ud800`` escape, say) become U+FFFD.
 
+    Such strings cannot be encoded as UTF-8, so they would break a hash, a record line or a report;
+    surrogate pairs split across code points are joined back into the character they encode.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+class _RecordModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    # Every event is built through here, so this is where text from outside (an agent's transcript,
+    # chat, a file name, a close reason) is made valid before it can reach the record, a hash or a report.
+    @model_validator(mode="before")
+    @classmethod
+    def _valid_text(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: valid_text(v) if isinstance(v, str) else v for k, v in data.items()}
+        return data
+
+
+class Attachment(_RecordModel):
+    """Large media kept beside the record, addressed by content hash (``attachments/<sha256>``)."""
 
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="Hex SHA-256 of the bytes; also the file name.")
     size: int = Field(ge=0, description="Size in bytes.")
     media_type: str = Field(description="IANA media type of the bytes.")
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Event(_RecordModel):
 
     wall_time: float = Field(description="Unix time (seconds) when the event was recorded.")
     meeting_time: float = Field(description="Seconds since the meeting started, on the meeting clock.")

@@ -25,6 +25,8 @@ RECORD_FILE = "record.jsonl"
 ATTACHMENTS_DIR = "attachments"
 GENESIS = "0" * 64
 MAX_RECORD_LINE = 64 * 1024 * 1024
+MAX_EVENT_DEPTH = 16
+"""Deepest JSON nesting an event can have (the deepest, an attachment inside an event, is 3 levels)."""
 
 
 class RecordIntegrityError(Exception):
@@ -98,6 +100,21 @@ class RecordRead:
     last_hash: str = GENESIS
 
 
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            if d > limit:
+                return True
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
 def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRead:
     """Read and verify a session record; a cut last line is tolerated, any other damage is refused."""
     path = Path(folder) / RECORD_FILE if Path(folder).is_dir() else Path(folder)
@@ -115,20 +132,31 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
             where = f"{path.name}:{lineno}"
             complete = raw.endswith(b"\n")
             try:
-                env = json.loads(raw.decode("utf-8"))
+                # NaN/Infinity are not JSON, and the writer never writes them (allow_nan=False).
+                env = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
                 if not isinstance(env, dict) or not {"seq", "prev", "hash", "data"} <= set(env):
                     raise ValueError("not a record envelope")
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 if not complete:  # only the last line can lack its newline: a cut write
                     out.truncated = True
                     break
                 raise RecordIntegrityError(f"{where}: line is not a valid record entry (the record is corrupt)") from None
+            # Checked before anything walks the data recursively (hashing, validation): no event nests deeply.
+            if _nested_deeper_than(env, MAX_EVENT_DEPTH):
+                raise RecordIntegrityError(f"{where}: nested deeper than any event can be (the record is corrupt)")
             if env["seq"] != lineno - 1:
-                raise RecordIntegrityError(f"{where}: sequence number {env['seq']} out of order")
+                raise RecordIntegrityError(f"{where}: sequence number {env['seq']!r} out of order")
             if env["prev"] != prev:
                 raise RecordIntegrityError(f"{where}: hash chain broken (previous hash does not match)")
             if verify:
-                h = chain_hash(prev, canonical(env["data"]))
+                try:
+                    h = chain_hash(prev, canonical(env["data"]))
+                except UnicodeEncodeError:
+                    raise RecordIntegrityError(
+                        f"{where}: holds a lone UTF-16 surrogate, which the recorder never writes (the record is corrupt)"
+                    ) from None
+                except ValueError:  # 1e999 reads as inf, which canonical JSON refuses
+                    raise RecordIntegrityError(f"{where}: holds a number JSON cannot carry (the record is corrupt)") from None
                 if h != env["hash"]:
                     raise RecordIntegrityError(f"{where}: hash chain broken (the record was altered)")
             try:

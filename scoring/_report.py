@@ -37,6 +37,7 @@ from modylbench.record import (
     TurnStart,
     attachment_path,
     read_record,
+    valid_text,
 )
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario, VerificationCriterion, apply_mutations, resolve, resolve_scenarios
@@ -1449,8 +1450,16 @@ def write_report(
     text = build_report(cards, sessions, responses=responses, scenarios=scenarios, names=names, audio=audio,
                         base=path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # text from outside that skipped the checks at the door: never an empty report
+        logger.warning("report %s: invalid Unicode (lone surrogates) replaced by U+FFFD", path)
+        data = valid_text(text).encode("utf-8")
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     logger.info("wrote report %s (%d bytes)", path, len(text))
     return path

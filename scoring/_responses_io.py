@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from modylbench.record import ScenarioResponses
+from modylbench.record import ScenarioResponses, valid_text
 from modylbench.scoring._models import Scorecard
 
 logger = logging.getLogger(__name__)
@@ -59,6 +59,17 @@ def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
+def _valid_strings(value: Any) -> Any:
+    """``value`` with every string (keys too) made valid Unicode; called after the depth check."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {valid_text(k): _valid_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_strings(v) for v in value]
+    return value
+
+
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -99,6 +110,10 @@ def parse_line(raw: bytes, first: bool) -> ScenarioResponses:
         raise ValueError(f"a line must hold a JSON object, got {type(obj).__name__}")
     if not _depth_ok(obj):
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    if "\\u" in text:
+        # Only a \uD800-style escape can put a lone UTF-16 surrogate in decoded UTF-8; such text can be
+        # neither hashed nor written, so it is made valid here, where responses enter.
+        obj = _valid_strings(obj)
     try:
         return ScenarioResponses.model_validate(obj)
     except ValidationError as exc:
