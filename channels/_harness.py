@@ -7,7 +7,8 @@ import asyncio
 import copy
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 from modylbench.channels._audio import AudioSource, VoiceActivity
@@ -79,6 +80,60 @@ def fit_briefing(message: dict[str, Any], limit: int = MAX_JSON) -> dict[str, An
     return out
 
 
+class JoinClock:
+    """The meeting clock: the link's injected clock with time zero at the agent's join (docs/protocol.md §7).
+
+    The harness is often ready long before the agent joins (``serve`` waits up to ``--wait``), and that wait
+    is not meeting time. Before the join the clock stands at 0: what happens then (the session start, the
+    deliverables' set-up) is stamped 0, a ``sleep`` (a timeout) still takes its full time on the underlying
+    clock, and a ``sleep_until`` a positive time waits for the join (a media track started early holds
+    its second frame until then).
+    """
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self._zero: float | None = None
+        self._joined = asyncio.Event()
+
+    def start(self) -> None:
+        """The agent joined: now is time zero (later calls change nothing)."""
+        if self._zero is None:
+            self._zero = self.base.now()
+            self._joined.set()
+
+    @property
+    def started(self) -> bool:
+        return self._zero is not None
+
+    def now(self) -> float:
+        return 0.0 if self._zero is None else max(0.0, self.base.now() - self._zero)
+
+    def wall_time(self) -> float:
+        return self.base.wall_time()
+
+    async def sleep(self, delay: float) -> None:
+        await self.base.sleep(delay)
+
+    async def sleep_until(self, when: float) -> None:
+        if self._zero is None:
+            if when <= 0:
+                await self.base.sleep(0)
+                return
+            await self._joined.wait()
+        assert self._zero is not None
+        await self.base.sleep_until(self._zero + when)
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """The underlying clock's ``hold`` (a ``VirtualClock`` standing still while a thread works), if any."""
+        hold = getattr(self.base, "hold", None)
+        if hold is None:
+            yield
+        else:
+            with hold():
+                yield
+
+
 class LinkBase:
     """Shared behaviour of both harness-side transports (see ``MeetingLink`` for the contract)."""
 
@@ -89,7 +144,7 @@ class LinkBase:
         """Nothing to prepare by default (see ``MeetingLink.prepare_screen``)."""
 
     def __init__(self, clock: Clock, options: LinkOptions | None = None) -> None:
-        self.clock = clock
+        self.clock = clock if isinstance(clock, JoinClock) else JoinClock(clock)
         self.options = options or LinkOptions()
         self.audio = AudioSource()
         self.pipes: dict[str, Pipe] = {}
@@ -106,7 +161,7 @@ class LinkBase:
         self._gone = False
         self._closing = False
         self._dropped_events = 0
-        self._started_at = clock.now()
+        self._started_at = 0.0  # see the property: kept on the underlying clock
         self.turn_index: int | None = None
         self.briefing: dict[str, Any] | None = None
         """What the agent is told when it joins, sent as ``hello.briefing``; set before the agent connects."""
@@ -122,9 +177,21 @@ class LinkBase:
 
     # ---------------------------------------------------------------- lifecycle
 
+    @property
+    def _started_at(self) -> float:
+        """When the agent's connection attempt began, on the underlying clock (connect time counts from it)."""
+        return self._attempt_started
+
+    @_started_at.setter
+    def _started_at(self, _value: float) -> None:
+        # Signaling marks the agent's first contact by assigning the meeting clock's time, which stands at
+        # 0 until the join; the underlying clock is what measures how long joining took.
+        self._attempt_started = self.clock.base.now()
+
     def _mark_connected(self) -> None:
         if not self._connected.is_set():
-            self._connect_time = self.clock.now() - self._started_at
+            self._connect_time = self.clock.base.now() - self._started_at
+            self.clock.start()
             self._connected.set()
             self._settled.set()
             self.tasks.start(self._watchdog(), "file-watchdog")

@@ -307,6 +307,9 @@ async def run_meeting(
 ) -> MeetingResult:
     """Play ``scenario`` over ``link`` and record it in ``folder``. Never raises for agent misbehaviour."""
     opts = options or MeetingOptions()
+    # Meeting time is the link's clock: zero when the agent joins (docs/protocol.md §7), not when the
+    # harness became ready; ``clock`` is the clock that link was built on.
+    clock = getattr(link, "clock", clock)
     # Set before anything awaits: the hello the agent gets on joining carries it.
     if getattr(link, "connected", False):
         logger.warning("the agent joined before the meeting started: its hello carried no briefing")
