@@ -120,13 +120,23 @@ def evaluate(
     concurrency: int,
     quiet: bool,
 ) -> None:
-    """Score pre-recorded responses; exit 0 when every line was scored, 1 when some were skipped, 2 on unusable input."""
+    """Score pre-recorded responses and write scorecard.json (and a report beside it).
+
+    \b
+    Exit codes:
+      0  every line was scored by every judge
+      1  some lines were skipped (each reported as file:line: reason)
+      2  unusable input (no such file, no line scorable, bad --judge, bad scenario file)
+      3  incomplete, resumable: a judge could not score some items (server down, bad
+         answers); the scorecard gives no tier or pass for those runs. Run the same
+         command again: cached answers are reused and only the missing ones are asked.
+    """
     from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
     from modylbench.scoring._judges import JudgeSpecError, make_judges
     from modylbench.scoring._llm import JudgeConfigError
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
     from modylbench.scoring._scorecard import line_problem, score
-    from modylbench.scoring._summary import print_summary
+    from modylbench.scoring._summary import incomplete_note, print_summary
 
     try:
         located, problems = read_responses_located(responses_path)
@@ -191,6 +201,10 @@ def evaluate(
 
         print_summary(card, Console())
     click.echo(f"wrote {output}", err=True)
+    note = incomplete_note(card)
+    if note is not None:
+        click.echo(f"{responses_path.name}: {note} (cache: {cache})", err=True)
+        sys.exit(3)
     if problems or card.skipped:
         sys.exit(1)
 

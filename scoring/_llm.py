@@ -27,6 +27,9 @@ logger = logging.getLogger(__name__)
 PROMPT_VERSION = "modylbench-judge-v2"
 MAX_CONTENT_CHARS = 12000
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
+# Items in a row that fail every attempt on the server's side (connection, timeout, 408/429/5xx)
+# before the judge stops asking: a server that is down costs a few items' retries, not every item's.
+OUTAGE_ITEMS = 3
 
 
 class JudgeConfigError(ValueError):
@@ -35,6 +38,25 @@ class JudgeConfigError(ValueError):
 
 class _Unscorable(Exception):
     """A judge answer that does not validate; retried, then recorded as the unscored reason."""
+
+
+class _Outage:
+    """Counts items in a row that the server failed; once there are OUTAGE_ITEMS, the judge stops asking."""
+
+    def __init__(self) -> None:
+        self.in_a_row = 0
+        self.last = ""
+
+    @property
+    def down(self) -> bool:
+        return self.in_a_row >= OUTAGE_ITEMS
+
+    def record(self, verdict: Verdict, server_failed: bool) -> None:
+        if verdict.dimensions is not None:
+            self.in_a_row = 0
+        elif server_failed:
+            self.in_a_row += 1
+            self.last = verdict.unscored_reason or ""
 
 
 _RUBRIC = """You are a strict evaluator in ModylBench, a benchmark of AI agents taking part in professional
@@ -310,6 +332,7 @@ class OpenAIJudge(Judge):
             api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s
         )
         sem = asyncio.Semaphore(self.concurrency)
+        outage = _Outage()
         done = 0
         if self.on_progress is not None:
             self.on_progress(self.name, 0, len(items))
@@ -328,7 +351,16 @@ class OpenAIJudge(Judge):
                 tick()
                 return cached
             async with sem:
-                verdict = await self._ask(client, item, inputs)
+                if outage.down:
+                    verdict = Verdict(
+                        judge=self.name,
+                        dimensions=None,
+                        unscored_reason=f"judge unavailable, not asked ({outage.in_a_row} items in a row "
+                        f"failed; last: {outage.last})",
+                    )
+                else:
+                    verdict, server_failed = await self._ask(client, item, inputs)
+                    outage.record(verdict, server_failed)
             if verdict.dimensions is not None:
                 self._cache_put(key, verdict)
             tick()
@@ -346,12 +378,15 @@ class OpenAIJudge(Judge):
             return min(self.max_backoff_s, max(0.0, retry_after))
         return min(self.max_backoff_s, self.backoff_s * (2**attempt))
 
-    async def _ask(self, client: Any, item: Item, inputs: dict[str, Any]) -> Verdict:
+    async def _ask(self, client: Any, item: Item, inputs: dict[str, Any]) -> tuple[Verdict, bool]:
+        """The verdict, and whether the last attempt failed on the server's side (an outage sign)."""
         import openai
 
         last = "no attempt made"
+        server_failed = False
         for attempt in range(self.max_attempts):
             retry_after: float | None = None
+            server_failed = False
             nonce = secrets.token_hex(8)
             try:
                 self.calls += 1
@@ -370,20 +405,23 @@ class OpenAIJudge(Judge):
                 if choice.finish_reason == "length":
                     raise _Unscorable("truncated answer (finish_reason=length)")
                 dims, rationale = validate_answer(choice.message.content, item.dimensions)
-                return Verdict(judge=self.name, dimensions=dims, rationale=rationale)
+                return Verdict(judge=self.name, dimensions=dims, rationale=rationale), False
             except _Unscorable as exc:
                 last = str(exc)
             except openai.APITimeoutError:
                 last = f"timed out after {self.timeout_s:g}s"
+                server_failed = True
             except openai.APIStatusError as exc:
                 last = f"HTTP {exc.status_code}"
                 if exc.status_code not in RETRYABLE_STATUS:
                     return Verdict(
                         judge=self.name, dimensions=None, unscored_reason=f"{last}: {exc.message[:200]}"
-                    )
+                    ), False
+                server_failed = True
                 retry_after = _retry_after(exc.response.headers.get("retry-after"))
             except openai.APIConnectionError as exc:
                 last = f"connection error ({exc.__class__.__name__})"
+                server_failed = True
             except (ValueError, TypeError, AttributeError) as exc:
                 last = f"malformed answer ({exc.__class__.__name__}: {str(exc)[:120]})"
             logger.info("judge %s %s attempt %d failed: %s", self.name, item.key, attempt + 1, last)
@@ -391,7 +429,7 @@ class OpenAIJudge(Judge):
                 await self._sleep(self._delay(attempt, retry_after))
         return Verdict(
             judge=self.name, dimensions=None, unscored_reason=f"{last} (after {self.max_attempts} attempts)"
-        )
+        ), server_failed
 
 
 def _retry_after(value: str | None) -> float | None:

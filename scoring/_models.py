@@ -105,9 +105,13 @@ class ScenarioScore(_Model):
     journey: float | None = Field(description="Mean turn score over scored turns.")
     destination: float | None = Field(description="Mean product score over scored products.")
     modylbench_score: float | None = Field(description="0.4 x journey + 0.6 x destination (unrounded).")
-    tier: str | None = Field(description="Consultant, Mentor, Peer or Below Peer.")
+    tier: str | None = Field(
+        description="Consultant, Mentor, Peer or Below Peer; null when unscored or incomplete."
+    )
     quality_tier: str = Field(description="Tier the scenario requires to pass.")
-    passed: bool | None = Field(description="Score reached the scenario's quality_tier threshold.")
+    passed: bool | None = Field(
+        description="Score reached the scenario's quality_tier threshold; null when unscored or incomplete."
+    )
     turns: list[TurnScore] = Field(description="Journey items, one per scenario turn.")
     products: list[ProductScore] = Field(description="Destination items, one per expected output.")
     mutation_metrics: MutationMetrics = Field(description="Trajectory metrics.")
@@ -115,6 +119,11 @@ class ScenarioScore(_Model):
     termination_reason: str | None = Field(default=None, description="How the session ended, if recorded.")
     unscored: list[str] = Field(
         default_factory=list, description="Items left out of the means, with reasons."
+    )
+    missing_verdicts: int = Field(
+        default=0,
+        description="Verdicts a judge of the panel could not give (outage, bad answers); any makes the run "
+        "incomplete (flag incomplete): tier and passed are null until a re-run fills them from the cache.",
     )
 
 
@@ -132,10 +141,13 @@ class ModelAggregate(_Model):
 
     model_id: str = Field(description="Agent or model.")
     runs: int = Field(description="Scored (scenario, trial) lines.")
-    mean_score: float | None = Field(description="Mean modylbench_score over its runs.")
-    tier: str | None = Field(description="Tier of the mean score.")
-    pass_k: dict[str, float] = Field(description="k -> mean pass^k over scenarios with at least k trials.")
+    mean_score: float | None = Field(description="Mean modylbench_score over its complete runs.")
+    tier: str | None = Field(description="Tier of the mean score; null when a run is incomplete.")
+    pass_k: dict[str, float] = Field(
+        description="k -> mean pass^k over scenarios with at least k complete trials."
+    )
     per_scenario: list[PassK] = Field(description="pass^k per scenario.")
+    incomplete_runs: int = Field(default=0, description="Runs left incomplete by a judge (not in the means).")
 
 
 class Scorecard(_Model):
@@ -146,3 +158,7 @@ class Scorecard(_Model):
     scenarios: list[ScenarioScore] = Field(description="One entry per scored responses line.")
     aggregate: dict[str, ModelAggregate] = Field(description="Per model: mean score, tier, pass^k.")
     skipped: list[dict[str, Any]] = Field(default_factory=list, description="Lines not scored, with reasons.")
+    incomplete: bool = Field(
+        default=False,
+        description="Some judge could not score some item: scoring again with the same panel resumes it.",
+    )

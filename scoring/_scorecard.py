@@ -387,7 +387,13 @@ def _finish(
     answered = {t.turn_index for t in run.responses.turns}
     if len(answered) < len(sc.turns):
         flags.append("turns_unanswered")
-    passed = total >= F.tier_threshold(sc.quality_tier) if total is not None else None
+    # A judge that could not answer (outage, bad answers) leaves a score that is not the panel's: no
+    # tier or pass is shown for it until a re-run fills the gap from the cache.
+    missing = sum(1 for item in (*turns, *products) for v in item.judges if v.dimensions is None)
+    if missing:
+        flags.append("incomplete")
+    graded = total is not None and not missing
+    passed = total >= F.tier_threshold(sc.quality_tier) if graded and total is not None else None
     return ScenarioScore(
         scenario_id=sc.scenario_id,
         model_id=run.responses.model_id,
@@ -395,7 +401,7 @@ def _finish(
         journey=journey,
         destination=destination,
         modylbench_score=total,
-        tier=F.tier_of(total) if total is not None else None,
+        tier=F.tier_of(total) if graded and total is not None else None,
         quality_tier=sc.quality_tier,
         passed=passed,
         turns=turns,
@@ -404,18 +410,23 @@ def _finish(
         flags=flags,
         termination_reason=reason,
         unscored=unscored,
+        missing_verdicts=missing,
     )
 
 
 def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, ModelAggregate]:
-    """Per model: mean score, its tier, and pass^k (per scenario and mean over scenarios)."""
+    """Per model: mean score, its tier, and pass^k (per scenario and mean over scenarios).
+
+    Incomplete runs are counted but left out of the means; a model with one has no tier.
+    """
     by_model: dict[str, list[ScenarioScore]] = defaultdict(list)
     for e in entries:
         by_model[e.model_id].append(e)
     out: dict[str, ModelAggregate] = {}
     for model in sorted(by_model):
         runs = by_model[model]
-        scores = [r.modylbench_score for r in runs if r.modylbench_score is not None]
+        incomplete = sum(1 for r in runs if r.missing_verdicts)
+        scores = [r.modylbench_score for r in runs if r.modylbench_score is not None and not r.missing_verdicts]
         mean = _mean(scores)
         per_sc: dict[str, list[ScenarioScore]] = defaultdict(list)
         for r in runs:
@@ -443,9 +454,10 @@ def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, M
             model_id=model,
             runs=len(runs),
             mean_score=mean,
-            tier=F.tier_of(mean) if mean is not None else None,
+            tier=F.tier_of(mean) if mean is not None and not incomplete else None,
             pass_k=pass_k,
             per_scenario=per_scenario,
+            incomplete_runs=incomplete,
         )
     return out
 
@@ -508,6 +520,7 @@ def _card(
         scenarios=entries,
         aggregate=aggregate(entries, k),
         skipped=skipped,
+        incomplete=any(e.missing_verdicts for e in entries),
     )
 
 

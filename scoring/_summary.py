@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from modylbench.scoring._models import Scorecard
@@ -14,6 +16,32 @@ logger = logging.getLogger(__name__)
 
 def _f(x: float | None, digits: int = 2) -> str:
     return "—" if x is None else f"{x:.{digits}f}"
+
+
+def incomplete_note(scorecard: Scorecard) -> str | None:
+    """One line on what the judges left unscored and how to finish it; None when the card is complete."""
+    if not scorecard.incomplete:
+        return None
+    total = missing = 0
+    reasons: dict[str, Counter[str]] = {}
+    for s in scorecard.scenarios:
+        for item in (*s.turns, *s.products):
+            for v in item.judges:
+                total += 1
+                if v.dimensions is None:
+                    missing += 1
+                    reasons.setdefault(v.judge, Counter())[v.unscored_reason or "no reason given"] += 1
+    runs = sum(1 for s in scorecard.scenarios if s.missing_verdicts)
+    why = "; ".join(
+        f"{judge}: " + ", ".join(f"{n} x {reason}" for reason, n in c.most_common(2))
+        + (", ..." if len(c) > 2 else "")
+        for judge, c in reasons.items()
+    )
+    return (
+        f"incomplete: {missing} of {total} judge verdicts missing in {runs} of {len(scorecard.scenarios)} "
+        f"run(s) ({why}); no tier or pass is given for them. Score again with the same judges to resume: "
+        "answers already given are cached, only the missing ones are asked."
+    )
 
 
 def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
@@ -30,7 +58,8 @@ def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
         models.add_column(col, justify=just)  # type: ignore[arg-type]
     for agg in scorecard.aggregate.values():
         pk = "  ".join(f"k={k}: {v:.2f}" for k, v in agg.pass_k.items())
-        models.add_row(agg.model_id, str(agg.runs), _f(agg.mean_score), agg.tier or "—", pk or "—")
+        tier = "incomplete" if agg.incomplete_runs else agg.tier or "—"
+        models.add_row(agg.model_id, str(agg.runs), _f(agg.mean_score), tier, pk or "—")
     console.print(models)
     runs = Table(title_justify="left")
     # Numbers never wrap; long ids give way first on a narrow terminal.
@@ -48,7 +77,7 @@ def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
             s.scenario_id,
             s.model_id,
             _f(s.modylbench_score),
-            s.tier or "—",
+            "incomplete" if s.missing_verdicts else s.tier or "—",
             _f(s.journey),
             _f(s.destination),
             str(s.trial),
@@ -56,6 +85,8 @@ def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
         )
     console.print(runs)
     for sk in scorecard.skipped:
-        console.print(
-            f"[yellow]skipped[/] {sk.get('scenario_id')} / {sk.get('model_id')}: {sk.get('reason')}"
-        )
+        line = f"{sk.get('scenario_id')} / {sk.get('model_id')}: {sk.get('reason')}"
+        console.print(f"[yellow]skipped[/] {escape(line)}")
+    note = incomplete_note(scorecard)
+    if note is not None:
+        console.print(f"[bold red]{escape(note)}[/]")
