@@ -398,11 +398,16 @@ async def run_meeting(
         else:
             if opts.turns and opts.turns < len(scenario.turns):
                 reason, detail = "max_turns", f"played the first {len(turns)} of {len(scenario.turns)} turns"
-        if act.gone and reason == "completed" and played < len(turns):
-            reason = "agent_disconnected"
+        # An agent that left before the harness ended the meeting left it, even during the last planned
+        # turn (docs/protocol.md §8); the pump may not have seen the disconnect yet, the link has.
+        left = act.gone or getattr(link, "connected", True) is False
+        if left and reason in ("completed", "max_turns"):
+            reason, detail = "agent_disconnected", pump.disconnect_reason or ""
         await link.close("completed" if reason in ("completed", "max_turns") else reason)
         # Let the agent's last events (its final speech offset, doc edits) land before the record closes.
         await _drain(pump_task, clock)
+        if reason == "agent_disconnected" and not detail:
+            detail = pump.disconnect_reason or ""
     except Exception as exc:  # noqa: BLE001 - an infrastructure failure is never charged to the agent
         rec.emit(ErrorEvent(**rec.common(), source="infrastructure", kind=type(exc).__name__, message=str(exc),
                             traceback=traceback.format_exc()))
