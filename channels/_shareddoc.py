@@ -38,12 +38,14 @@ from modylbench.scenarios._pointer import parse_pointer
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "MAX_UPDATE_BYTES", "MSG_AWARENESS", "MSG_SYNC", "SYNC_STEP1", "SYNC_STEP2", "SYNC_UPDATE", "DocMessageError",
+    "MAX_UPDATE_BYTES", "MSG_AWARENESS", "MSG_SYNC", "SEALED", "SYNC_STEP1", "SYNC_STEP2", "SYNC_UPDATE", "DocMessageError",
     "SharedDocument", "SyncResult", "parse_message", "read_doc_varuint", "sync_message", "write_varuint",
 ]
 
 MAX_UPDATE_BYTES = 1024 * 1024
 """Largest Yjs message accepted from a participant."""
+SEALED = "the meeting is over and its record is sealed: the document is read-only"
+"""Why an update that arrives after the meeting is refused."""
 
 
 class DocMessageError(ValueError):
@@ -109,9 +111,24 @@ class SharedDocument:
         """Extra observers of every applied update (origin, update), e.g. websocket clients."""
         self.on_refused: Callable[[str, int, str], None] | None = None
         """Told of messages refused outside ``handle_message`` (origin, size, reason), to record them."""
+        self.sealed = False
+        """The meeting's record is closed: the document is read-only (see ``seal``)."""
+
+    def seal(self) -> None:
+        """Make the document read-only: the meeting is over and its record closed.
+
+        Participants may still sync (read) during the page's linger period, but every update is refused
+        with ``SEALED`` and nothing more reaches ``on_update`` or ``on_refused`` (the record they write
+        to is closed).
+        """
+        self.sealed = True
 
     def close(self) -> None:
-        """Stop the sandbox process; it starts again by itself if another message arrives."""
+        """The meeting is over: seal the document and stop the sandbox process.
+
+        The sandbox starts again by itself if a participant syncs later (reading stays possible).
+        """
+        self.seal()
         self.sandbox.close()
 
 
@@ -148,6 +165,10 @@ class SharedDocument:
 
     def apply_update(self, origin: str, update: bytes) -> None:
         """Apply a raw Yjs update from ``origin``; raises DocMessageError and leaves the doc unchanged."""
+        if self.sealed:
+            if update == b"\x00\x00":  # an empty sync step 2: nothing to apply, nothing refused
+                return
+            raise DocMessageError(SEALED)
         if len(update) > self.max_message_bytes:
             raise DocMessageError(
                 f"update of {len(update)} bytes is over the {self.max_message_bytes}-byte limit"
@@ -200,6 +221,8 @@ class SharedDocument:
     @contextmanager
     def edit(self, origin: str) -> Iterator[Map]:
         """A transaction attributed to ``origin``; yields the products root map."""
+        if self.sealed:
+            raise DocMessageError(SEALED)
         try:
             with self.doc.transaction(origin=origin):
                 yield self.root

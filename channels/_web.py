@@ -170,7 +170,8 @@ class WebServer(SignalingServer):
         rather than as an HTTP 500 on every request for it.
         """
         encoded = json.dumps(dict(info or {}))
-        wm = WebMeeting(meeting, secrets.token_urlsafe(24), folder, json.loads(encoded))
+        wm = WebMeeting(meeting, secrets.token_urlsafe(24), folder, json.loads(encoded),
+                        hub=YWebsocketHub(clock=meeting.clock))
         base = f"http://{self.host}:{self.port}/"
         wm.page_url = f"{base}#meeting={meeting.meeting_id}&token={meeting.token}"
         wm.observer_url = f"{base}#meeting={meeting.meeting_id}&observer={wm.observer_token}"

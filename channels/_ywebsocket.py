@@ -1,17 +1,21 @@
 """The meeting's shared document over y-websocket: standard Yjs websocket clients join as editors
 (meeting token) or read-only observers (observer token); updates flow both ways with the WebRTC agent.
 
-Wire format is y-protocols (binary frames): 0 sync (step1/step2/update), 1 awareness (relayed),
-2 auth (server → client: permission denied), 3 query-awareness. Edits are applied through
-``SharedDocument.handle_message`` with the participant's origin, so they are recorded and attributed
-like the agent's doc-channel edits.
+Wire format is y-protocols (binary frames): 0 sync (step1/step2/update), 1 awareness, 2 auth (server →
+client: permission denied), 3 query-awareness. Edits are applied through ``SharedDocument.handle_message``
+with the participant's origin, so they are recorded and attributed like the agent's doc-channel edits.
+Presence (awareness) is kept as y-websocket servers keep it, every accepted change sent to every client
+including its sender (the official client closes a socket that is silent for 30 s), and bounded per
+connection in client ids, bytes and rate (observers must not be able to grow memory or delay audio).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -19,9 +23,11 @@ from typing import Any, Literal
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from modylbench.channels._clock import Clock, WallClock
 from modylbench.channels._shareddoc import (
     MSG_AWARENESS,
     MSG_SYNC,
+    SEALED,
     SYNC_STEP1,
     SYNC_UPDATE,
     DocMessageError,
@@ -31,14 +37,28 @@ from modylbench.channels._shareddoc import (
     sync_message,
     write_varuint,
 )
+from modylbench.channels._wire import TokenBucket
 
 logger = logging.getLogger(__name__)
 
 MSG_AUTH = 2
 MSG_QUERY_AWARENESS = 3
 AUTH_PERMISSION_DENIED = 0
-MAX_AWARENESS_BYTES = 64 * 1024
-"""Largest awareness message relayed (presence is small; larger ones are dropped)."""
+MAX_AWARENESS_BYTES = 16 * 1024
+"""Largest awareness message accepted (presence is a name, a colour and a cursor; larger ones are refused)."""
+MAX_AWARENESS_IDS = 8
+"""Presence client ids one connection may hold (a browser tab uses one)."""
+MAX_AWARENESS_STATE = 8 * 1024
+"""Bytes of presence state one connection may hold, all its client ids together."""
+MAX_AWARENESS_ENTRIES = 256
+"""Entries in one awareness message (clients pass on others' presence too, so more than their own)."""
+AWARENESS_RATE = 10.0
+"""Awareness and query-awareness messages per second per connection (cursor moves), and observers' sync ones."""
+AWARENESS_BURST = 40
+MAX_RECORDED_REFUSALS = 16
+"""Refusals of one connection written to the record; the rest are counted and logged only."""
+MAX_RECORDED_REFUSALS_MEETING = 256
+"""Refusals of all websocket connections of a meeting written to the record."""
 MAX_CLIENTS = 32
 """Websocket doc clients per meeting."""
 SEND_QUEUE = 2048
@@ -60,11 +80,11 @@ def permission_denied(reason: str) -> bytes:
     return bytes([MSG_AUTH, AUTH_PERMISSION_DENIED]) + _varstring(reason[:200])
 
 
-def parse_awareness(payload: bytes) -> list[tuple[int, int, str]]:
+def parse_awareness(payload: bytes, max_entries: int = MAX_AWARENESS_ENTRIES) -> list[tuple[int, int, str]]:
     """(client id, clock, state JSON) entries of an awareness update; raises DocMessageError."""
     count, pos = read_doc_varuint(payload, 0)
-    if count > 1000:
-        raise DocMessageError("too many awareness entries")
+    if count > max_entries:
+        raise DocMessageError(f"awareness message with {count} entries (at most {max_entries})")
     out = []
     for _ in range(count):
         cid, pos = read_doc_varuint(payload, pos)
@@ -85,13 +105,35 @@ def awareness_message(entries: list[tuple[int, int, str]]) -> bytes:
     return bytes([MSG_AWARENESS]) + write_varuint(len(body)) + bytes(body)
 
 
+def update_authors(update: bytes) -> tuple[int, ...]:
+    """Client id of the first struct group of a Yjs (v1) update: who wrote it; () when it holds no structs.
+
+    Only the header is read; the update is never decoded here (it is refused, not applied).
+    """
+    try:
+        groups, pos = read_doc_varuint(update, 0)
+        if groups == 0:
+            return ()
+        _, pos = read_doc_varuint(update, pos)
+        author, _ = read_doc_varuint(update, pos)
+    except DocMessageError:
+        return ()
+    return (author,)
+
+
 @dataclass
 class _Client:
     ws: ServerConnection
     role: Role
+    bucket: TokenBucket
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     awareness: dict[int, tuple[int, str]] = field(default_factory=dict)
-    """Presence this client announced: client id → (clock, state JSON)."""
+    """Presence this client holds: client id → (clock, state JSON)."""
+    recorded: set[str] = field(default_factory=set)
+    """Reasons of this client's refusals already written to the record."""
+
+    def awareness_bytes(self) -> int:
+        return sum(len(state.encode()) for _, state in self.awareness.values())
 
 
 class YWebsocketHub:
@@ -103,15 +145,25 @@ class YWebsocketHub:
     every refused message (an observer's write, a malformed or unappliable update).
     """
 
-    def __init__(self, editor_origin: str = "agent", max_clients: int = MAX_CLIENTS) -> None:
+    def __init__(self, editor_origin: str = "agent", max_clients: int = MAX_CLIENTS,
+                 clock: Clock | None = None) -> None:
         self.editor_origin = editor_origin
         self.max_clients = max_clients
+        self.clock: Clock = clock or WallClock()
         self.doc: SharedDocument | None = None
         self.clients: list[_Client] = []
         self.to_agent: Callable[[bytes], None] | None = None
         self.on_rejected: Callable[[str, int, str], None] | None = None
-        self.rejected: list[tuple[str, str]] = []
-        """(role, reason) of every refused message, for logs and tests."""
+        self.rejected: deque[tuple[str, str]] = deque(maxlen=1000)
+        """(role, reason) of the latest refused messages, for logs and tests."""
+        self.refusals = 0
+        """Refused messages in all."""
+        self.recorded_refusals = 0
+        """Refusals written to the record (bounded per connection and per meeting)."""
+        self._observer_writes: set[str] = set()
+        """Observer writes already recorded, by author: a client re-sends its refused edits on every reconnect."""
+        self._owner: dict[int, _Client] = {}
+        """Presence client id → the connection that holds it."""
         self._ready = asyncio.Event()
         self._sender: _Client | None = None
 
@@ -148,16 +200,34 @@ class YWebsocketHub:
     def _drop(self, client: _Client) -> None:
         if client in self.clients:
             self.clients.remove(client)
+            for cid in client.awareness:
+                if self._owner.get(cid) is client:
+                    del self._owner[cid]
             if client.awareness:
                 # Tell the others this client's presence is gone (y-protocols: state "null", clock + 1).
                 gone = awareness_message([(cid, clock + 1, "null") for cid, (clock, _) in client.awareness.items()])
+                client.awareness.clear()
                 for other in self.clients:
                     self._enqueue(other, gone)
 
-    def _refuse(self, client: _Client, size: int, reason: str) -> None:
+    def _refuse(self, client: _Client, size: int, reason: str, key: str | None = None) -> None:
+        """Count and log a refused message; write it to the record unless that would repeat or flood it.
+
+        ``key`` names what is refused when the reason alone does not (an observer's write, by author).
+        Nothing is recorded once the document is sealed: the record is closed.
+        """
         origin = self.editor_origin if client.role == "editor" else "observer"
         self.rejected.append((client.role, reason))
+        self.refusals += 1
         logger.info("y-websocket %s message refused: %s", client.role, reason)
+        if self.doc is not None and self.doc.sealed:
+            return
+        key = key or reason
+        if (key in client.recorded or len(client.recorded) >= MAX_RECORDED_REFUSALS
+                or self.recorded_refusals >= MAX_RECORDED_REFUSALS_MEETING):
+            return
+        client.recorded.add(key)
+        self.recorded_refusals += 1
         hook = self.on_rejected or (self.doc.on_refused if self.doc is not None else None)
         if hook is not None:
             try:
@@ -180,10 +250,10 @@ class YWebsocketHub:
                 return
         doc = self.doc
         assert doc is not None
-        client = _Client(ws, role)
+        client = _Client(ws, role, TokenBucket(self.clock, AWARENESS_RATE, AWARENESS_BURST))
         self.clients.append(client)
         self._enqueue(client, doc.step1())
-        others = [(cid, c, s) for o in self.clients if o is not client for cid, (c, s) in o.awareness.items()]
+        others = self._presence()
         if others:
             self._enqueue(client, awareness_message(others))
         writer = asyncio.ensure_future(self._write(client))
@@ -224,7 +294,10 @@ class YWebsocketHub:
             self._awareness(client, data)
             return
         if mtype == MSG_QUERY_AWARENESS:
-            states = [(cid, c, s) for o in self.clients if o is not client for cid, (c, s) in o.awareness.items()]
+            if not client.bucket.take():
+                self._refuse(client, len(data), "awareness messages too frequent")
+                return
+            states = self._presence()
             if states:
                 self._enqueue(client, awareness_message(states))
             return
@@ -238,26 +311,47 @@ class YWebsocketHub:
         except DocMessageError as exc:
             self._refuse(client, len(data), str(exc))
             return
-        if client.role == "observer" and sub != SYNC_STEP1:
-            # An observer's reply to our step 1 is normally empty; anything else is a write.
-            if payload != EMPTY_UPDATE:
-                self._refuse(client, len(data), "observers may not edit the document")
-                self._enqueue(client, permission_denied("observers may not edit the document"))
+        if client.role == "observer" and not client.bucket.take():
+            self._refuse(client, len(data), "observer messages too frequent")
+            return
+        if sub != SYNC_STEP1 and payload != EMPTY_UPDATE and (doc.sealed or client.role == "observer"):
+            # An observer's reply to our step 1 is normally empty; anything else is a write. After the
+            # meeting nobody writes: the record is sealed.
+            reason = SEALED if doc.sealed else "observers may not edit the document"
+            authors = update_authors(payload) or tuple(client.awareness)
+            author = ",".join(map(str, authors)) if authors else hashlib.sha256(payload).hexdigest()
+            if client.role == "observer" and author in self._observer_writes:
+                self.rejected.append((client.role, reason))  # the same refused edit again: not recorded twice
+                self.refusals += 1
+            else:
+                if client.role == "observer" and not doc.sealed and len(self._observer_writes) < 4096:
+                    self._observer_writes.add(author)
+                self._refuse(client, len(data), reason, key=f"write by {author}")
+            self._enqueue(client, permission_denied(reason))
             return
         self._sender = client
         try:
             result = doc.handle_message(self.editor_origin, data)
         except DocMessageError as exc:
             self._refuse(client, len(data), str(exc))
+            if str(exc) == SEALED:
+                self._enqueue(client, permission_denied(SEALED))
             return
         finally:
             self._sender = None
         for reply in result.replies:
             self._enqueue(client, reply)
 
+    def _presence(self) -> list[tuple[int, int, str]]:
+        """Every presence state held, as (client id, clock, state JSON)."""
+        return [(cid, c, st) for o in self.clients for cid, (c, st) in o.awareness.items()]
+
     def _awareness(self, client: _Client, data: bytes) -> None:
+        if not client.bucket.take():
+            self._refuse(client, len(data), "awareness messages too frequent")
+            return
         if len(data) > MAX_AWARENESS_BYTES:
-            self._refuse(client, len(data), "awareness message too large")
+            self._refuse(client, len(data), f"awareness message over {MAX_AWARENESS_BYTES} bytes")
             return
         try:
             length, pos = read_doc_varuint(data, 1)
@@ -267,14 +361,43 @@ class YWebsocketHub:
         except DocMessageError as exc:
             self._refuse(client, len(data), str(exc))
             return
+        changed: list[tuple[int, int, str]] = []
         for cid, clock, state in entries:
+            owner = self._owner.get(cid)
+            if owner is not None and owner is not client:
+                continue  # another connection's presence passed on (y-websocket clients relay what they hear)
+            current = client.awareness.get(cid)
             if state == "null":
-                client.awareness.pop(cid, None)
+                if current is not None and clock >= current[0]:
+                    del client.awareness[cid]
+                    del self._owner[cid]
+                    changed.append((cid, clock, state))
+                continue
+            if current is not None and clock <= current[0]:
+                continue  # not newer (y-protocols keeps the higher clock)
+            problem = ""
+            if current is None and len(client.awareness) >= MAX_AWARENESS_IDS:
+                problem = f"presence for more than {MAX_AWARENESS_IDS} client ids on one connection"
+            elif (client.awareness_bytes() - len(current[1].encode() if current else b"") + len(state.encode())
+                  > MAX_AWARENESS_STATE):
+                problem = f"presence states over {MAX_AWARENESS_STATE} bytes on one connection"
             else:
-                client.awareness[cid] = (clock, state)
-        for other in self.clients:
-            if other is not client:
-                self._enqueue(other, data)
+                try:
+                    json.loads(state)
+                except (ValueError, RecursionError):
+                    problem = "presence state is not JSON"
+            if problem:
+                self._refuse(client, len(data), problem)
+                continue
+            client.awareness[cid] = (clock, state)
+            self._owner[cid] = client
+            changed.append((cid, clock, state))
+        if changed:
+            # Every client, the sender included, as y-websocket servers do: the sender's own presence
+            # coming back is what keeps its connection from looking dead.
+            msg = awareness_message(changed)
+            for other in list(self.clients):
+                self._enqueue(other, msg)
 
     def snapshot(self) -> dict[str, Any]:
         """Connected clients by role (for status pages)."""
