@@ -16,6 +16,7 @@ from modylbench.channels._agentside import (
     MeetingEvent,
     ScreenFrameReceived,
     Synthesize,
+    TurnClosed,
     TurnEnded,
     TurnStarted,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "MeetingEvent",
     "ScreenFrameReceived",
     "Synthesize",
+    "TurnClosed",
     "TurnEnded",
     "TurnStarted",
     "fallback_speech",

@@ -124,6 +124,17 @@ class TurnEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnClosed:
+    """Your window in turn ``turn_index`` closed; ``reason``: ``agent_done`` (your ``done``), ``silence`` (you
+    spoke or acted, then stayed quiet 1.2 s), ``budget`` (the turn's time ran out) or ``barge_in`` (the
+    persona cut you off). The next ``TurnStarted`` (or ``MeetingEnded``) follows at once."""
+
+    time: float
+    turn_index: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class MeetingEnded:
     time: float
     reason: str
@@ -182,6 +193,7 @@ MeetingEvent = (
     | CaptionReceived
     | TurnStarted
     | TurnEnded
+    | TurnClosed
     | MeetingEnded
     | ChatReceived
     | FileReceived
@@ -290,6 +302,8 @@ class AgentSession:
                 self._emit(TurnStarted(now, self.turn_index, str(obj.get("phase", ""))))
             elif kind == "turn_end":
                 self._emit(TurnEnded(now, int(obj.get("turn_index", 0)), str(obj.get("reason", ""))))
+            elif kind == "turn_closed":
+                self._emit(TurnClosed(now, int(obj.get("turn_index", 0)), str(obj.get("reason", ""))))
             elif kind == "meeting_end":
                 self._emit(MeetingEnded(now, str(obj.get("reason", ""))))
         elif label == "files":

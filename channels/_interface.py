@@ -50,13 +50,31 @@ class TurnStartMarker:
 
 @dataclass(frozen=True, slots=True)
 class TurnEndMarker:
-    """The persona closes turn ``turn_index``."""
+    """The persona has finished speaking, showing and sending in turn ``turn_index``: the floor is the agent's.
+
+    ``reason`` is always empty in protocol 1 (kept for compatibility); ``TurnClosedMarker`` says when and
+    why the agent's window closed."""
 
     turn_index: int
     reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "turn_end", "turn_index": self.turn_index, "reason": self.reason}
+
+
+TURN_CLOSED_REASONS = ("agent_done", "silence", "budget", "barge_in")
+"""Why the agent's window in a turn closed (``turn_closed.reason``, docs/protocol.md §3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClosedMarker:
+    """The agent's window in turn ``turn_index`` closed, and why (one of ``TURN_CLOSED_REASONS``)."""
+
+    turn_index: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "turn_closed", "turn_index": self.turn_index, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +109,7 @@ class MeetingEnd:
         return {"type": "meeting_end", "reason": self.reason}
 
 
-ControlMessage = TurnStartMarker | TurnEndMarker | Caption | MeetingEnd
+ControlMessage = TurnStartMarker | TurnEndMarker | TurnClosedMarker | Caption | MeetingEnd
 
 # ---------------------------------------------------------------- playback and file outcomes
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from modylbench.channels import Caption, Clock, LinkOptions, MeetingLink, TurnEndMarker, TurnStartMarker
+from modylbench.channels._interface import TurnClosedMarker
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import SpeechEngine, wav_bytes
 from modylbench.record import (
@@ -178,6 +179,9 @@ class ScriptedPersona:
         await self.link.send_control(TurnEndMarker(turn.turn_index, ""))
         reason = await self._wait_for_agent(turn)
         self.emit(TurnEnd(**self._common(turn), reason=reason))  # type: ignore[arg-type]
+        if not self.activity.gone:
+            # Tell the agent its window closed and why, so it never has to guess from our silence.
+            await self.link.send_control(TurnClosedMarker(turn.turn_index, reason))
         return reason
 
     async def _speak(self, turn: Turn) -> None:

@@ -1,0 +1,73 @@
+"""What an agent is told about its turns: ``turn_closed`` with the reason its window closed (docs/protocol.md §3),
+and the per-turn latencies the record yields (§7)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from modylbench.agents import TurnClosed, TurnEnded, join_inprocess
+from modylbench.agents._reference import OracleAgent
+from modylbench.channels import InProcessMeeting, VirtualClock
+from modylbench.personas import make_engine
+from modylbench.record import read_record
+from modylbench.scenarios import load_path
+from modylbench.simulator._session import MeetingResult, run_meeting
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]
+
+
+class Scripted(OracleAgent):
+    """Turn 0: says done. Turn 1: speaks and goes quiet. Turn 2: chats only. Turn 3: never answers."""
+
+    seen: list[object]
+
+    async def respond(self, turn_index: int) -> None:
+        assert self.client is not None
+        if turn_index == 0:
+            await self.client.chat("hello")
+            await self.client.done(turn_index)
+        elif turn_index == 1:
+            await self.say("EBITDA is two million.")
+        elif turn_index == 2:
+            await self.client.chat("No, it is 2.0 million.")
+
+
+async def _meeting(folder: Path) -> tuple[MeetingResult, list[object]]:
+    clock = VirtualClock()
+    link = InProcessMeeting(clock)
+    speech = make_engine("espeak")
+    agent = Scripted(MINI)
+    seen: list[object] = []
+
+    async def agent_side() -> None:
+        client = await join_inprocess(link, synthesize=speech.synthesize, receive_audio=False)
+        events = client.events
+
+        async def spy():  # type: ignore[no-untyped-def]
+            async for ev in events():
+                if isinstance(ev, TurnClosed | TurnEnded):
+                    seen.append(ev)
+                yield ev
+
+        client.events = spy  # type: ignore[method-assign]
+        await agent.run(client)
+
+    result, _ = await asyncio.gather(run_meeting(link, MINI, "scripted", folder, clock, speech), agent_side())
+    return result, seen
+
+
+async def test_the_agent_is_told_when_and_why_its_window_closed(tmp_path: Path) -> None:
+    result, seen = await _meeting(tmp_path)
+    assert result.termination_reason == "completed"
+    closed = [e for e in seen if isinstance(e, TurnClosed)]
+    assert [(e.turn_index, e.reason) for e in closed] == [
+        (0, "agent_done"), (1, "silence"), (2, "silence"), (3, "budget")]
+    # Each turn_closed follows that turn's turn_end and matches the record's turn_end reason and time.
+    ends = [e for e in read_record(tmp_path).events if e.event == "turn_end"]
+    assert [e.reason for e in ends] == [e.reason for e in closed]
+    assert all(abs(c.time - r.meeting_time) < 1e-6 for c, r in zip(closed, ends, strict=True))
+    order = [(type(e).__name__, e.turn_index) for e in seen]  # type: ignore[attr-defined]
+    for i in range(4):
+        assert order.index(("TurnEnded", i)) < order.index(("TurnClosed", i))
