@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modylbench.scenarios._schema import MutationType
+from modylbench.scenarios._schema import IdStr, MutationType
 
 
 class _Model(BaseModel):
@@ -16,10 +16,10 @@ class _Model(BaseModel):
 class WorkProduct(_Model):
     """A deliverable as handed over: its type, content (plain JSON or text) and description."""
 
-    output_type: str = Field(description="spreadsheet, document, chart, dashboard, kv or list.")
+    output_type: IdStr = Field(description="spreadsheet, document, chart, dashboard, kv or list.")
     content: Any = Field(description="The product's content (docs/products.md) or text.")
     description: str = Field(default="", description="What it is.")
-    product_id: str | None = Field(default=None, description="Product id in the shared document, if any.")
+    product_id: IdStr | None = Field(default=None, description="Product id in the shared document, if any.")
 
 
 class TurnResponse(_Model):
@@ -37,7 +37,7 @@ class Mutation(_Model):
     """One edit to a work product."""
 
     turn_index: int = Field(ge=0, description="Turn during which the edit happened.")
-    product_id: str = Field(description="Product edited.")
+    product_id: IdStr = Field(description="Product edited.")
     mutation_type: MutationType = Field(description="One of the 23 public mutation types.")
     path: str = Field(description="RFC 6901 pointer into the product; empty for create.")
     old_value: Any = Field(default=None, description="Value before the edit.")
@@ -47,14 +47,14 @@ class Mutation(_Model):
 class ScenarioResponses(_Model):
     """One line of responses.jsonl: an agent's whole run of one scenario."""
 
-    scenario_id: str = Field(description="Scenario answered.")
-    model_id: str = Field(description="Agent or model that answered.")
+    scenario_id: IdStr = Field(description="Scenario answered.")
+    model_id: IdStr = Field(description="Agent or model that answered.")
     trial: int | None = Field(default=None, ge=0, description="Trial number when a pair was run several times.")
     turns: list[TurnResponse] = Field(description="Per-turn responses.")
     work_products: list[WorkProduct] = Field(default_factory=list, description="Final deliverables.")
     mutation_trajectory: list[Mutation] | None = Field(default=None, description="Edits in order, if recorded.")
     measurements: dict[str, Any] | None = Field(default=None, description="Per-session measurements (ours).")
-    termination_reason: str | None = Field(default=None, description="How the session ended, if recorded (ours).")
+    termination_reason: IdStr | None = Field(default=None, description="How the session ended, if recorded (ours).")
     turns_played: int | None = Field(
         default=None, ge=0,
         description="The number of scenario turns the session played, from turn 0; null when unknown.",

@@ -68,6 +68,14 @@ CheckType = Literal[
 Scalar = float | int | str | bool | None
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
+MAX_ID_CHARS = 200
+"""The longest identifier any input may carry (scenario, product, model, criterion, file, judge ...).
+
+An id is repeated in every record line, scorecard item and report row that concerns it, so an
+unbounded one multiplies into outputs (a 2 MB model id once made a 262 MB report)."""
+IdStr = Annotated[str, Field(max_length=MAX_ID_CHARS)]
+NonEmptyId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=False)
@@ -121,7 +129,7 @@ class TableSpec(_Model):
 class Slide(_Model):
     """What the persona's screen share shows during a turn."""
 
-    slide_id: NonEmptyStr = Field(description="Stable id; the same id means the same picture.")
+    slide_id: NonEmptyId = Field(description="Stable id; the same id means the same picture.")
     kind: Literal["title", "bullets", "table", "chart"] = Field(description="Layout of the slide.")
     title: NonEmptyStr = Field(description="Heading drawn at the top.")
     subtitle: str = Field(default="", description="Smaller line under the heading.")
@@ -144,7 +152,7 @@ class Slide(_Model):
 class DataFile(_Model):
     """A file the persona can push to the agent over the files data channel."""
 
-    name: NonEmptyStr = Field(description="File name as the agent receives it (no folders).")
+    name: NonEmptyId = Field(description="File name as the agent receives it (no folders).")
     media_type: NonEmptyStr = Field(description="IANA media type, e.g. text/csv.")
     description: str = Field(default="", description="What the file holds, for people.")
     content: str = Field(description="The file's text (generated deterministically from the scenario seed).")
@@ -160,7 +168,7 @@ class DataFile(_Model):
 class ExpectedFact(_Model):
     """A fact or figure a good answer to the turn states (used by the offline judge)."""
 
-    id: NonEmptyStr = Field(description="Stable id, unique within the scenario.")
+    id: NonEmptyId = Field(description="Stable id, unique within the scenario.")
     description: NonEmptyStr = Field(description="What the fact is.")
     value: float | str = Field(description="The value from the reference solution (number or text).")
     tolerance_pct: float = Field(default=0.5, ge=0, description="Allowed relative error for numbers, in %.")
@@ -191,7 +199,7 @@ class HumanPersona(_Model):
 class ProductSpec(_Model):
     """A work product in the shared document: its type, the skeleton the persona creates, the reference."""
 
-    product_id: NonEmptyStr = Field(description="Key of the product in the shared document.")
+    product_id: NonEmptyId = Field(description="Key of the product in the shared document.")
     output_type: ProductType = Field(description="Structure of the product (docs/products.md).")
     title: NonEmptyStr = Field(description="Human title.")
     skeleton: Any = Field(default=None, description="Legacy: initial content a builder once gave; the template supersedes it.")
@@ -233,7 +241,7 @@ class Turn(_Model):
     chat_message: str | None = Field(default=None, description="Text the persona posts in chat this turn.")
     screen: Slide | None = Field(default=None, description="What the screen share switches to this turn.")
     files: list[str] = Field(default_factory=list, description="Names of scenario data files pushed this turn.")
-    edge_case: str | None = Field(default=None, description="Name of the edge case this turn plays, if any.")
+    edge_case: IdStr | None = Field(default=None, description="Name of the edge case this turn plays, if any.")
     barge_in_after_sec: float | None = Field(
         default=None, gt=0, description="Persona interrupts the agent this long after it starts speaking."
     )
@@ -247,7 +255,7 @@ class Turn(_Model):
 class VerificationCriterion(_Model):
     """A programmatic check of a work product against ground truth."""
 
-    id: NonEmptyStr = Field(description="Stable id, unique within the scenario.")
+    id: NonEmptyId = Field(description="Stable id, unique within the scenario.")
     description: NonEmptyStr = Field(description="What is checked, for people.")
     check_type: CheckType = Field(description="How the value at target_field is compared.")
     target_field: str = Field(description="RFC 6901 pointer into the product's content ('' = whole product).")
@@ -282,18 +290,18 @@ class VerificationCriterion(_Model):
 class ExpectedOutput(_Model):
     """A deliverable the agent should hand over."""
 
-    output_type: NonEmptyStr = Field(description="spreadsheet, document, chart, dashboard, kv or list.")
+    output_type: NonEmptyId = Field(description="spreadsheet, document, chart, dashboard, kv or list.")
     description: NonEmptyStr = Field(description="What the deliverable is.")
     verification_criteria: list[VerificationCriterion | str] = Field(
         default_factory=list, description="Programmatic checks (objects) or criteria for judges (text)."
     )
-    product_id: str | None = Field(default=None, description="Product in the shared document it maps to (ours).")
+    product_id: IdStr | None = Field(default=None, description="Product in the shared document it maps to (ours).")
 
 
 class EdgeCase(_Model):
     """An adversarial curveball and what good behaviour looks like."""
 
-    name: NonEmptyStr = Field(description="Unique name within the scenario.")
+    name: NonEmptyId = Field(description="Unique name within the scenario.")
     description: NonEmptyStr = Field(description="What the curveball is.")
     human_utterance: NonEmptyStr = Field(description="What the persona says.")
     expected_behavior: NonEmptyStr = Field(description="What a professional does.")
@@ -317,7 +325,7 @@ class ExpectedMutation(_Model):
     """An edit the reference solution makes to a product at a turn."""
 
     turn_index: int = Field(ge=0, description="Turn in which the edit is expected.")
-    product_id: NonEmptyStr = Field(description="Product edited.")
+    product_id: NonEmptyId = Field(description="Product edited.")
     mutation_type: MutationType = Field(description="One of the 23 public mutation types.")
     path: str = Field(description="RFC 6901 pointer into the product; empty for create.")
     expected_value: float | str | None = Field(default=None, description="Value after the edit (scalar), if any.")
@@ -372,7 +380,7 @@ PUBLIC_SCENARIO_FIELDS = (
 class Scenario(_Model):
     """A complete meeting scenario."""
 
-    scenario_id: NonEmptyStr = Field(pattern=r"^[a-z0-9_]+$", description="Unique id, snake_case.")
+    scenario_id: NonEmptyId = Field(pattern=r"^[a-z0-9_]+$", description="Unique id, snake_case.")
     vertical: NonEmptyStr = Field(description="Professional vertical, e.g. Financial Analyst.")
     title: NonEmptyStr = Field(description="Human title.")
     human_persona: HumanPersona | str = Field(description="Who the agent meets (text in public files).")

@@ -8,6 +8,7 @@ from typing import Any
 
 from modylbench.record import Mutation, TurnResponse, WorkProduct
 from modylbench.scenarios import CheckResult, ExpectedMutation, ExpectedOutput, ProductSpec, Scenario, Turn
+from modylbench.scenarios._schema import MAX_ID_CHARS
 from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS
 from modylbench.scoring._models import Verdict
 
@@ -104,6 +105,9 @@ def make_judges(specs: list[str], **llm_options: Any) -> list[Judge]:
     out: list[Judge] = []
     for spec in specs:
         s = spec.strip()
+        if len(s) > MAX_ID_CHARS:
+            # The spec names the judge in every verdict of the scorecard and report.
+            raise JudgeSpecError(f"judge spec of {len(s)} characters; at most {MAX_ID_CHARS}")
         if s == "offline":
             out.append(OfflineJudge())
         elif s.startswith("openai/") and len(s) > len("openai/"):

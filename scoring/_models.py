@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modylbench.scenarios._schema import IdStr
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -14,7 +16,7 @@ class _Model(BaseModel):
 class Verdict(_Model):
     """One judge's scores for one turn or product, or the reason it could not score it."""
 
-    judge: str = Field(description="Judge spec, e.g. offline or openai/gpt-4o-mini.")
+    judge: IdStr = Field(description="Judge spec, e.g. offline or openai/gpt-4o-mini.")
     dimensions: dict[str, float] | None = Field(description="Dimension -> score 1..10; null when unscored.")
     rationale: str = Field(default="", description="The judge's short explanation.")
     unscored_reason: str | None = Field(
@@ -28,7 +30,7 @@ class Verdict(_Model):
 class CheckOutcome(_Model):
     """One programmatic verification criterion run on a delivered product."""
 
-    criterion_id: str = Field(description="Criterion id from the scenario.")
+    criterion_id: IdStr = Field(description="Criterion id from the scenario.")
     passed: bool = Field(description="Whether the check passed.")
     required: bool = Field(description="Whether it counts toward the correctness bound.")
     reason: str = Field(description="What was compared.")
@@ -51,8 +53,8 @@ class TurnScore(_Model):
 class ProductScore(_Model):
     """A destination item: one expected output and the delivered product matched to it."""
 
-    product_id: str | None = Field(description="Product id (expected or delivered).")
-    output_type: str = Field(description="Expected output type.")
+    product_id: IdStr | None = Field(description="Product id (expected or delivered).")
+    output_type: IdStr = Field(description="Expected output type.")
     score: float | None = Field(description="Weighted, capped score 1..10 (unrounded); null when unscored.")
     capped: bool = Field(description="A cap applied (hard floor, trajectory rule or not delivered).")
     dimensions: dict[str, float] = Field(description="Consensus score per dimension (after the check bound).")
@@ -99,8 +101,8 @@ class MutationMetrics(_Model):
 class ScenarioScore(_Model):
     """One scored line of responses.jsonl: a (scenario, model, trial)."""
 
-    scenario_id: str = Field(description="Scenario scored.")
-    model_id: str = Field(description="Agent or model scored.")
+    scenario_id: IdStr = Field(description="Scenario scored.")
+    model_id: IdStr = Field(description="Agent or model scored.")
     trial: int = Field(description="Trial number of this (scenario, model) pair.")
     journey: float | None = Field(description="Mean turn score over scored turns.")
     destination: float | None = Field(description="Mean product score over scored products.")
@@ -130,7 +132,7 @@ class ScenarioScore(_Model):
 class PassK(_Model):
     """pass^k of one (scenario, model) pair with n trials and c passes."""
 
-    scenario_id: str = Field(description="Scenario.")
+    scenario_id: IdStr = Field(description="Scenario.")
     trials: int = Field(description="n: trials scored.")
     passes: int = Field(description="c: trials reaching the scenario's quality tier.")
     pass_k: dict[str, float] = Field(description="k -> C(c, k) / C(n, k), for k = 1..n.")
@@ -139,7 +141,7 @@ class PassK(_Model):
 class ModelAggregate(_Model):
     """Aggregate over all scored lines of one model."""
 
-    model_id: str = Field(description="Agent or model.")
+    model_id: IdStr = Field(description="Agent or model.")
     runs: int = Field(description="Scored (scenario, trial) lines.")
     mean_score: float | None = Field(description="Mean modylbench_score over its complete runs.")
     tier: str | None = Field(description="Tier of the mean score; null when a run is incomplete.")
@@ -154,7 +156,7 @@ class Scorecard(_Model):
     """``scorecard.json``: a pure function of (responses, scenarios, judges' outputs)."""
 
     modylbench_version: str = Field(description="Version of the package that scored.")
-    judges: list[str] = Field(description="The panel, as given.")
+    judges: list[IdStr] = Field(description="The panel, as given.")
     scenarios: list[ScenarioScore] = Field(description="One entry per scored responses line.")
     aggregate: dict[str, ModelAggregate] = Field(description="Per model: mean score, tier, pass^k.")
     skipped: list[dict[str, Any]] = Field(default_factory=list, description="Lines not scored, with reasons.")

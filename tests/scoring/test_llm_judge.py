@@ -179,7 +179,7 @@ def test_judge_specs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     (j,) = make_judges(["openai/gpt-4o-mini"])
     assert j.name == "openai/gpt-4o-mini" and j.base_url is None
-    for bad in ("openai/", "anthropic/claude", "openai/m@"):
+    for bad in ("openai/", "anthropic/claude", "openai/m@", "openai/" + "m" * 2_000_000):
         with pytest.raises(JudgeSpecError):
             make_judges([bad])
     assert response_format(["a"])["json_schema"]["schema"]["required"] == ["a", "rationale"]

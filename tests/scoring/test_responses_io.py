@@ -136,3 +136,49 @@ def test_modylbench_evaluate_command_end_to_end(tmp_path: Path, scenario: Scenar
     )
     assert proc.returncode == 0, proc.stderr
     assert "Consultant" in proc.stdout and out.is_file()
+
+
+def test_huge_identifiers_are_refused_in_one_line(tmp_path: Path, scenario: Scenario) -> None:
+    """A 2 MB model_id (or scenario or product id) is refused with a one-line reason; outputs stay small."""
+    scen = _write_scenario(tmp_path, scenario)
+    huge = "m" * (2 * 1024 * 1024)
+    big_model = dict(_good(scenario), model_id=huge)
+    big_product = _good(scenario)
+    big_product["work_products"][0]["product_id"] = huge
+    big_mutation = _good(scenario)
+    big_mutation["mutation_trajectory"][0]["product_id"] = huge
+    big_scenario = dict(_good(scenario), scenario_id=huge)
+    path = tmp_path / "responses.jsonl"
+    lines = [_good(scenario), big_model, big_product, big_mutation, big_scenario]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    out = tmp_path / "scorecard.json"
+    res = CliRunner().invoke(
+        evaluate, ["--responses", str(path), "--output", str(out), "--scenarios", str(scen), "--quiet"]
+    )
+    assert res.exit_code == 1, res.output[:2000]
+    problems = [line for line in res.stderr.splitlines() if line.startswith("responses.jsonl:")]
+    assert [p.split(":")[1] for p in problems] == ["2", "3", "4", "5"]
+    assert problems[0].startswith("responses.jsonl:2: model_id: String should have at most 200 characters")
+    assert "work_products[0].product_id" in problems[1] and "mutation_trajectory[0].product_id" in problems[2]
+    assert "scenario_id" in problems[3]
+    assert all(len(p) < 300 for p in problems) and len(res.output) < 10_000
+    assert out.stat().st_size < 1_000_000 and (tmp_path / "report.html").stat().st_size < 2_000_000
+    assert read_scorecard(out).scenarios[0].model_id == "reference"
+
+
+def test_scenario_file_with_a_huge_id_is_refused(tmp_path: Path, scenario: Scenario) -> None:
+    for field in ("scenario_id", "product_id"):
+        public = to_public(scenario)
+        if field == "scenario_id":
+            public["scenario_id"] = "s" * 100_000
+        else:
+            public["expected_mutations"][0]["product_id"] = "p" * 100_000
+        scen = tmp_path / f"{field}.jsonl"
+        scen.write_text(json.dumps(public) + "\n", encoding="utf-8")
+        ok = tmp_path / "ok.jsonl"
+        ok.write_text(json.dumps(_good(scenario)) + "\n", encoding="utf-8")
+        res = CliRunner().invoke(
+            evaluate, ["--responses", str(ok), "--output", str(tmp_path / "c.json"), "--scenarios", str(scen)]
+        )
+        assert res.exit_code == 2, res.output[:2000]
+        assert "at most 200 characters" in res.stderr and len(res.stderr) < 1000, res.stderr[:2000]
