@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from rich.console import Console
 
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import Scenario, to_public
-from modylbench.scoring import make_judges, read_scorecard, score
+from modylbench.scoring import make_judges, print_summary, read_scorecard, score
 from modylbench.scoring._cli import evaluate
 
 from .openai_server import Answer, Script, good, openai_server
@@ -132,6 +133,12 @@ def test_partial_panel_is_incomplete_too(tmp_path: Path, scenario: Scenario) -> 
     e = card.scenarios[0]
     assert e.modylbench_score is not None and e.unscored == []
     assert card.incomplete and "incomplete" in e.flags and e.tier is None and e.passed is None
+    # run and replay print this summary: the gap and how to finish it are in it.
+    console = Console(record=True, width=200)
+    print_summary(card, console)
+    text = console.export_text()
+    assert "incomplete" in text and "to resume" in text and "judge verdicts missing" in text
+    assert not any(t in text for t in ("Consultant", "Mentor", "Peer"))
 
 
 def test_offline_panel_is_complete(scenario: Scenario) -> None:
