@@ -29,6 +29,8 @@ from modylbench.record._store import (
     RecordIntegrityError,
     RecordRead,
     RecordWriter,
+    SessionBusyError,
+    SessionLock,
     attachment_path,
     read_record,
 )
@@ -37,6 +39,6 @@ __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "Attachment", "ChatMessage", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
-    "ScreenFrame", "SessionEnd", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
+    "ScreenFrame", "SessionBusyError", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "parse_event", "read_record", "valid_text",
 ]

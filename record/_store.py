@@ -1,12 +1,14 @@
 """The append-only, hash-chained session record on disk, and its attachments.
 
 Layout of a session folder: ``record.jsonl`` (one envelope per line:
-``{"seq", "prev", "hash", "data"}`` where ``hash = sha256(prev + "\\n" + canonical(data))``) and
-``attachments/<sha256>``. A crash loses at most the line being written; a changed byte breaks the chain.
+``{"seq", "prev", "hash", "data"}`` where ``hash = sha256(prev + "\\n" + canonical(data))``),
+``attachments/<sha256>`` and ``session.lock``, held by the one process writing the folder. A crash
+loses at most the line being written; a changed byte breaks the chain.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -23,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 RECORD_FILE = "record.jsonl"
 ATTACHMENTS_DIR = "attachments"
+LOCK_FILE = "session.lock"
 GENESIS = "0" * 64
 MAX_RECORD_LINE = 64 * 1024 * 1024
 MAX_EVENT_DEPTH = 16
@@ -31,6 +34,74 @@ MAX_EVENT_DEPTH = 16
 
 class RecordIntegrityError(Exception):
     """The record was altered or is corrupt before its last line."""
+
+
+class SessionBusyError(Exception):
+    """Another live process is writing the session folder."""
+
+
+class SessionLock:
+    """One writer per session folder: an exclusive lock on ``session.lock`` for as long as it is held.
+
+    The operating system drops the lock when its process ends however it ends, so a crashed run never
+    leaves a folder locked, while a live one (an orphaned worker, say) keeps every other writer out.
+    Re-entrant within a process: the runner holds it for a whole session, the record writer inside.
+    """
+
+    _held: dict[Path, tuple[int, int]] = {}  # folder -> (fd, depth), this process's locks
+
+    def __init__(self, folder: str | os.PathLike[str]):
+        self.folder = Path(folder).resolve()
+        self._owned = False
+
+    def acquire(self) -> SessionLock:
+        """Take the lock, or raise SessionBusyError naming the process that holds it."""
+        if self._owned:
+            return self
+        held = self._held.get(self.folder)
+        if held is not None:
+            self._held[self.folder] = (held[0], held[1] + 1)
+            self._owned = True
+            return self
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _lock_fd(fd)
+        except OSError as exc:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise SessionBusyError(f"{self.folder} is being written by another process (pid {holder})") from None
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._held[self.folder] = (fd, 1)
+        self._owned = True
+        return self
+
+    def release(self) -> None:
+        """Give the lock up (the file stays: removing it would race with the next writer)."""
+        if not self._owned:
+            return
+        self._owned = False
+        fd, depth = self._held[self.folder]
+        if depth > 1:
+            self._held[self.folder] = (fd, depth - 1)
+            return
+        del self._held[self.folder]
+        os.close(fd)  # closing the descriptor releases the lock
+
+    def __enter__(self) -> SessionLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock_fd(fd: int) -> None:
+    import fcntl  # POSIX, like the rest of the media stack
+
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def canonical(data: Any) -> str:
@@ -48,12 +119,16 @@ class RecordWriter:
 
     def __init__(self, folder: str | os.PathLike[str]):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / ATTACHMENTS_DIR).mkdir(exist_ok=True)
-        self._path = self.folder / RECORD_FILE
-        if self._path.exists() and self._path.stat().st_size > 0:
-            raise FileExistsError(f"{self._path} already holds a record; use a new session folder")
-        self._fh = self._path.open("w", encoding="utf-8")
+        self._lock = SessionLock(self.folder).acquire()
+        try:
+            (self.folder / ATTACHMENTS_DIR).mkdir(exist_ok=True)
+            self._path = self.folder / RECORD_FILE
+            if self._path.exists() and self._path.stat().st_size > 0:
+                raise FileExistsError(f"{self._path} already holds a record; use a new session folder")
+            self._fh = self._path.open("w", encoding="utf-8")
+        except BaseException:
+            self._lock.release()
+            raise
         self._prev = GENESIS
         self.seq = 0
 
@@ -89,6 +164,7 @@ class RecordWriter:
             self._fh.flush()
             os.fsync(self._fh.fileno())
             self._fh.close()
+        self._lock.release()
 
 
 @dataclass
@@ -136,11 +212,13 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
                 env = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
                 if not isinstance(env, dict) or not {"seq", "prev", "hash", "data"} <= set(env):
                     raise ValueError("not a record envelope")
-            except (UnicodeDecodeError, ValueError, RecursionError):
+            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
                 if not complete:  # only the last line can lack its newline: a cut write
                     out.truncated = True
                     break
-                raise RecordIntegrityError(f"{where}: line is not a valid record entry (the record is corrupt)") from None
+                why = (f"{exc}" if isinstance(exc, ValueError) and "is not valid JSON" in str(exc)
+                       else "line is not a valid record entry")
+                raise RecordIntegrityError(f"{where}: {why} (the record is corrupt)") from None
             # Checked before anything walks the data recursively (hashing, validation): no event nests deeply.
             if _nested_deeper_than(env, MAX_EVENT_DEPTH):
                 raise RecordIntegrityError(f"{where}: nested deeper than any event can be (the record is corrupt)")

@@ -133,11 +133,40 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
             click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
             continue
         if spec.folder.exists():
-            shutil.rmtree(spec.folder)
+            _clear_for_rerun(spec.folder)
         todo.append(spec)
     interactive = sys.stderr.isatty()
     asyncio.run(_run_all(todo, concurrency, interactive))
     _summarise(specs, scenarios, panel, out, trials)
+
+
+def _clear_for_rerun(folder: Path) -> None:
+    """Make way for a new run of ``folder``: a complete session (--force) is replaced; an incomplete one (a
+    crash) is never deleted but moved aside, and the move is reported. A folder another live process is
+    writing is left alone: a one-line error."""
+    from modylbench.record import SessionBusyError, SessionLock
+    from modylbench.simulator._runner import session_complete
+
+    try:
+        lock = SessionLock(folder).acquire()
+    except SessionBusyError as exc:
+        raise UserError(f"{exc}; not touching it (wait for that run to end, or stop it)") from None
+    try:
+        if session_complete(folder):
+            click.echo(f"replacing the complete session in {folder} (--force)", err=True)
+            shutil.rmtree(folder)
+            return
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        aside = folder.with_name(f"{folder.name}.crashed-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = folder.with_name(f"{folder.name}.crashed-{stamp}-{n}")
+        folder.rename(aside)
+        click.echo(f"{folder} held an incomplete session (a crashed or interrupted run): moved it aside to "
+                   f"{aside}", err=True)
+    finally:
+        lock.release()
 
 
 def _check_judges(panel: list[str]) -> None:
@@ -240,14 +269,16 @@ def _score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], 
 @judge_option
 @scenarios_option
 def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
-    """Verify a recorded session's hash chain, re-derive its responses and re-score it.
+    """Verify a recorded session's hash chain and seal, re-derive its responses and re-score it.
 
-    With the judges the run used, the scorecard equals the one the run wrote (reported below). A
-    record cut short replays up to its last complete event; a tampered record is refused. The
-    scenario instance is the one the manifest records (its --seed).
+    With the judges the run used, the scorecard equals the one the run wrote (reported below). The
+    record must end at the hash manifest.json sealed when the meeting ended: a record shorter than
+    what was sealed, or altered, is refused. An unsealed record (the run crashed) replays up to its
+    last complete event, and says it is unsealed. The scenario instance is the one the manifest
+    records (its --seed).
     """
-    from modylbench.record import RecordIntegrityError, read_record
-    from modylbench.simulator._runner import SCORECARD
+    from modylbench.record import RecordIntegrityError, SessionStart, read_record
+    from modylbench.simulator._runner import SCORECARD, check_seal
 
     try:
         read = read_record(folder)
@@ -255,6 +286,9 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         raise UserError(str(exc)) from None
     except RecordIntegrityError as exc:
         raise UserError(f"record refused: {exc}") from None
+    sealed, verdict = check_seal(folder, read)
+    if not any(isinstance(e, SessionStart) for e in read.events):
+        raise UserError(f"record refused: {folder / 'record.jsonl'} has no session_start event")
     manifest = _manifest(folder)
     seed = manifest.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -263,12 +297,12 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     scenarios = load_all(scenario_paths, seed, [sid] if isinstance(sid, str) and seed else None)
     panel = list(judges) or list(manifest.get("judges") or ["offline"])
     _check_judges(panel)
-    click.echo(f"record verified: {len(read.events)} events, hash chain intact"
-               + (" (cut short: replaying up to the last complete event)" if read.truncated else ""), err=True)
+    click.echo(verdict + (" (its last line was cut: replaying up to the last complete event)"
+                          if read.truncated else ""), err=True)
     target = output or folder / "replay-scorecard.json"
     card = _score_and_print(folder, scenarios, panel, output=target)
     original = folder / SCORECARD
-    if original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
+    if sealed and original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
         same = json.loads(original.read_text()) == json.loads(target.read_text())
         click.echo("matches the scorecard the run wrote" if same else
                    "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)

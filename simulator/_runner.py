@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from modylbench.agents._reference import ReferenceAgent, make_agent
 from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.channels._clock import Clock
 from modylbench.personas import SpeechEngine, default_cache_dir, make_engine
-from modylbench.record import SessionStart, read_record
+from modylbench.record import SessionLock, SessionStart, read_record
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario
 from modylbench.simulator._errors import UserError
@@ -100,6 +103,13 @@ def _agent(spec: RunSpec) -> ReferenceAgent:
 async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
                   on_event: Callable[[Any], None] | None = None) -> MeetingResult:
     """Run one session with a built-in agent over the chosen transport; records into ``spec.folder``."""
+    # The folder is this process's until the session is written (record, recording, manifest).
+    with SessionLock(spec.folder):
+        return await _run_one_locked(spec, on_link, on_event)
+
+
+async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
+                          on_event: Callable[[Any], None] | None) -> MeetingResult:
     persona_speech, agent_speech = speech_engines(spec)
     agent = _agent(spec)
     options = LinkOptions(captions=spec.captions, screen_fps=spec.screen_fps)
@@ -137,10 +147,37 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
     raise UserError(f"unknown transport {spec.transport!r} (webrtc or inproc)")
 
 
-def _warm_worker(barrier: Any) -> None:
-    """Pool initializer: import the media stack, then wait until every worker has, so that no meeting
-    starts while another worker is still spending CPU on imports."""
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it ends, however that ends (kill -9 included).
+
+    An orphaned worker would go on writing its session folder (manifest, recording) under a re-run.
+    """
     import threading
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os._exit(1)
+        return
+
+    def watch() -> None:
+        # Elsewhere, poll: a reparented worker sees a different parent pid.
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+def _warm_worker(barrier: Any, parent: int) -> None:
+    """Pool initializer: tie the worker's life to its parent's, import the media stack, then wait until
+    every worker has, so that no meeting starts while another worker is still spending CPU on imports."""
+    import threading
+
+    _die_with_parent(parent)
 
     import aiortc  # noqa: F401
     import av  # noqa: F401
@@ -173,7 +210,7 @@ class SessionWorkers:
 
         ctx = multiprocessing.get_context("spawn")
         self._pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_warm_worker, initargs=(ctx.Barrier(workers),))
+            workers, mp_context=ctx, initializer=_warm_worker, initargs=(ctx.Barrier(workers), os.getpid()))
 
     async def run(self, spec: RunSpec) -> MeetingResult:
         return await asyncio.get_running_loop().run_in_executor(self._pool, _run_one_here, spec)
@@ -224,6 +261,37 @@ def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str
         (folder / RESPONSES).write_text(responses.model_dump_json() + "\n", encoding="utf-8")
         write_scorecard(scorecard, output or (folder / SCORECARD))
     return scorecard
+
+
+def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
+    """Compare a verified record with the hash ``manifest.json`` sealed it at when the meeting ended.
+
+    The chain proves that no line was changed; only the seal shows that none was cut off the end. Returns
+    a one-line account for an unsealed record (a run that did not finish); raises UserError when the
+    record does not end where it was sealed.
+    """
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = None
+    sealed = manifest.get("record_last_hash") if isinstance(manifest, dict) and manifest.get("complete") else None
+    n = len(read.events)
+    if not isinstance(sealed, str):
+        if n == 0:
+            raise UserError(f"{folder}: the record is empty and unsealed: the run stopped before its meeting "
+                            "started; there is nothing to replay")
+        return False, (f"record NOT sealed: {MANIFEST} holds no record_last_hash (the run did not finish), so lines "
+                f"cut off its end cannot be detected; replaying its {n} events")
+    if read.last_hash != sealed:
+        ended = n and getattr(read.events[-1], "event", "") == "session_end"
+        how = ("it was rewritten after it was sealed" if ended and not read.truncated
+               else "it is shorter than what was sealed (lines were cut off its end)")
+        raise UserError(f"record refused: {MANIFEST} sealed the record at hash {sealed[:12]}…, but record.jsonl "
+                        f"ends at event {n} with hash {read.last_hash[:12]}…: {how}")
+    if read.truncated:
+        raise UserError(f"record refused: record.jsonl ends at the hash {MANIFEST} sealed, followed by a partial "
+                        "line written after the seal")
+    return True, f"record verified: {n} events, hash chain intact and sealed ({MANIFEST} record_last_hash matches)"
 
 
 def session_complete(folder: Path) -> bool:

@@ -1,0 +1,147 @@
+"""Replay checks the record against the seal in manifest.json and refuses bad records in one line (issue 14, items 4, 9)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from modylbench.record import GENESIS
+from modylbench.scenarios import load_path
+from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
+
+
+def _cli(args: list[str]) -> int:
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sealed") / "s"
+    scenarios = {s.scenario_id: s for s in load_path(MINI)}
+    asyncio.run(run_one(RunSpec(scenarios["mini_fixture"], "oracle", folder)))
+    score_session(folder, scenarios, ["offline"])
+    return folder
+
+
+def _copy(session: Path, tmp_path: Path, edit: Callable[[Path], None]) -> Path:
+    folder = tmp_path / "copy"
+    shutil.copytree(session, folder)
+    edit(folder)
+    return folder
+
+
+def _replay(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    capsys.readouterr()
+    code = _cli(["replay", str(folder), "--scenarios", str(MINI)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err
+
+
+def _rechain(folder: Path, change: Callable[[int, dict], str | None]) -> None:
+    """Rewrite the record with a recomputed chain; ``change`` may edit an event and return its JSON text."""
+    lines = (folder / "record.jsonl").read_text(encoding="utf-8").splitlines()
+    prev, out = GENESIS, []
+    for i, line in enumerate(lines):
+        data = json.loads(line)["data"]
+        body = change(i, data) or json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        h = hashlib.sha256((prev + "\n" + body).encode()).hexdigest()
+        out.append(f'{{"seq":{i},"prev":"{prev}","hash":"{h}","data":{body}}}')
+        prev = h
+    (folder / "record.jsonl").write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def test_a_sealed_record_replays_and_says_it_is_sealed(session: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _replay(session, capsys)
+    assert code == 0
+    assert "hash chain intact and sealed" in err and "matches the scorecard the run wrote" in err
+
+
+def test_lines_cut_off_the_end_of_a_sealed_record_are_detected(session: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    def cut(folder: Path) -> None:
+        lines = (folder / "record.jsonl").read_bytes().splitlines(keepends=True)
+        (folder / "record.jsonl").write_bytes(b"".join(lines[:-3]))
+
+    code, err = _replay(_copy(session, tmp_path, cut), capsys)
+    assert code == 2
+    assert err.startswith("error: record refused: manifest.json sealed the record at hash")
+    assert "shorter than what was sealed" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_rewritten_sealed_record_is_refused(session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def change(i: int, data: dict) -> None:
+        if data["event"] == "chat_message":
+            data["text"] = "forged"
+
+    code, err = _replay(_copy(session, tmp_path, lambda f: _rechain(f, change)), capsys)
+    assert code == 2 and "rewritten after it was sealed" in err
+
+
+def test_an_unsealed_record_replays_and_says_so(session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def crash(folder: Path) -> None:
+        manifest = json.loads((folder / "manifest.json").read_text())
+        manifest["complete"] = False
+        del manifest["record_last_hash"]
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        lines = (folder / "record.jsonl").read_bytes().splitlines(keepends=True)
+        (folder / "record.jsonl").write_bytes(b"".join(lines[:-3]))
+        (folder / "scorecard.json").unlink()
+
+    code, err = _replay(_copy(session, tmp_path, crash), capsys)
+    assert code == 0 and "record NOT sealed" in err
+
+
+def test_an_empty_record_is_a_one_line_error(session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def killed_at_start(folder: Path) -> None:
+        (folder / "record.jsonl").write_bytes(b"")
+        manifest = json.loads((folder / "manifest.json").read_text())
+        manifest["complete"] = False
+        del manifest["record_last_hash"]
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+
+    code, err = _replay(_copy(session, tmp_path, killed_at_start), capsys)
+    assert code == 2 and err.startswith("error: ") and "record is empty" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_nan_in_event_data_with_a_recomputed_chain_is_refused(session: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    def change(i: int, data: dict) -> str | None:
+        if i == 2:
+            data["meeting_time"] = float("nan")
+            return json.dumps(data, sort_keys=True, separators=(",", ":"))  # writes NaN
+        return None
+
+    code, err = _replay(_copy(session, tmp_path, lambda f: _rechain(f, change)), capsys)
+    assert code == 2 and err.startswith("error: record refused: record.jsonl:3: NaN is not valid JSON")
+
+
+@pytest.mark.parametrize("depth", [40, 5_000, 200_000])
+def test_a_deeply_nested_appended_line_is_refused(session: Path, tmp_path: Path, depth: int,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def append(folder: Path) -> None:
+        lines = (folder / "record.jsonl").read_text().splitlines()
+        last = json.loads(lines[-1])
+        nest = "[" * depth + "]" * depth
+        with (folder / "record.jsonl").open("a") as fh:
+            fh.write(f'{{"seq":{len(lines)},"prev":"{last["hash"]}","hash":"x","data":{{"event":"chat_message",'
+                     f'"x":{nest}}}}}\n')
+
+    code, err = _replay(_copy(session, tmp_path, append), capsys)
+    assert code == 2 and err.startswith("error: record refused: record.jsonl:")
+    assert len(err.strip().splitlines()) == 1

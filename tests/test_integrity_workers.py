@@ -1,0 +1,136 @@
+"""One writer per session folder, workers that die with their parent, crashed sessions kept (issue 14, item 4).
+
+Real processes throughout: a second Python process holds the lock; a real `modylbench run` is killed with
+SIGKILL mid-meeting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from modylbench.record import RecordWriter, SessionBusyError, SessionLock
+from modylbench.simulator.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
+CLI = [sys.executable, "-m", "modylbench.simulator.cli"]
+
+
+def _cli(args: list[str]) -> int:
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def _until(condition: object, timeout: float, what: str) -> None:
+    """Poll another process's progress (there is no event to await across processes)."""
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+HOLDER = """
+import sys
+from modylbench.record import SessionLock
+lock = SessionLock(sys.argv[1]).acquire()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_session_folder_has_one_writer_at_a_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "runs" / "mini_fixture__oracle"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(SessionBusyError, match=f"pid {holder.pid}"):
+            RecordWriter(folder)
+        capsys.readouterr()
+        code = _cli(["run", "mini_fixture", "--scenarios", str(MINI), "--transport", "inproc",
+                     "--out", str(tmp_path / "runs")])
+        err = capsys.readouterr().err
+        assert code == 2 and "being written by another process" in err and f"pid {holder.pid}" in err
+        assert "Traceback" not in err
+        assert folder.exists() and not (folder / "record.jsonl").exists()  # left alone
+    finally:
+        holder.communicate("")
+    # The holder is gone, and with it the lock (no stale lock file to clean up by hand).
+    with SessionLock(folder):
+        RecordWriter(folder).close()
+
+
+def test_the_lock_is_reentrant_within_a_process(tmp_path: Path) -> None:
+    with SessionLock(tmp_path), SessionLock(tmp_path):
+        writer = RecordWriter(tmp_path)
+        writer.close()
+    probe = subprocess.run([sys.executable, "-c", HOLDER, str(tmp_path)], input="", capture_output=True, text=True)
+    assert probe.stdout.strip() == "held"
+
+
+def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_sessions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    args = ["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "polite",
+            "--out", str(out)]
+    parent = subprocess.Popen([*CLI, *args, "--transport", "webrtc", "--concurrency", "2"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    folders = [out / "mini_fixture__oracle", out / "mini_fixture__polite"]
+    try:
+        _until(lambda: all((f / "record.jsonl").exists() and (f / "record.jsonl").stat().st_size > 0 for f in folders),
+               240, "both meetings to start")
+        workers = {pid for pid in _children(parent.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()}
+        assert len(workers) == 2
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        _until(lambda: not any(_alive(pid) for pid in workers), 30, "the workers to die with their parent")
+    finally:
+        if parent.poll() is None:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait()
+    crashed = {f: (f / "record.jsonl").read_bytes() for f in folders}
+    assert all(not json.loads((f / "manifest.json").read_text())["complete"] for f in folders)
+
+    capsys.readouterr()
+    assert _cli([*args, "--transport", "inproc"]) == 0
+    err = capsys.readouterr().err
+    for folder in folders:
+        assert f"{folder} held an incomplete session" in err
+        aside = [p for p in out.iterdir() if p.name.startswith(folder.name + ".crashed-")]
+        assert len(aside) == 1, aside
+        assert (aside[0] / "record.jsonl").read_bytes() == crashed[folder]  # kept, untouched
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert manifest["complete"] and manifest["transport"] == "inproc"
