@@ -17,7 +17,9 @@ from aiortc.mediastreams import MediaStreamTrack
 from PIL import Image
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from modylbench.channels._clock import Clock, ClockTimeout, WallClock, wait_for
 from modylbench.channels._harness import LinkBase
@@ -48,6 +50,58 @@ CLOSE_BAD_SDP = 4406
 CLOSE_TIMEOUT = 4408
 CLOSE_ALREADY_JOINED = 4409
 CLOSE_MEETING_OVER = 4410
+CLOSE_ICE_FAILED = 4502
+
+MEETINGS_PATH = "/meetings/"
+
+
+def error_message(kind: str, message: str) -> str:
+    """The ``error`` message sent before every refusing close (docs/protocol.md §1)."""
+    return dumps({"type": "error", "code": kind, "message": message})
+
+
+def parse_offer(raw: str | bytes) -> dict[str, Any]:
+    """The agent's first message as an offer, or ValueError with a message an agent's author can act on."""
+    if isinstance(raw, bytes):
+        # json.loads would guess UTF-16/32 from the first bytes and answer with a codec error.
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"message is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                             "send the offer as JSON in a text frame") from None  # fmt: skip
+    try:
+        msg = json.loads(raw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    if not isinstance(msg, dict) or msg.get("type") != "offer" or not isinstance(msg.get("sdp"), str):
+        raise ValueError('expected {"type": "offer", "sdp": string}')
+    return msg
+
+
+class SignalingConnection(ServerConnection):
+    """A server connection that says why before closing with 1009 on a signaling socket.
+
+    websockets refuses an oversized frame inside its parser, from its header alone, and closes with 1009
+    at once; docs/protocol.md §1 promises an ``error`` message before every refusing close, so the
+    Sans-I/O protocol's public ``fail`` is wrapped to queue that message ahead of the close frame
+    (written for websockets 15-17).
+    """
+
+    def __init__(self, protocol: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(protocol, *args, **kwargs)
+        fail = protocol.fail
+
+        def fail_with_error(code: int, reason: str = "") -> None:
+            path = self.request.path if self.request is not None else ""
+            if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN and path.startswith(MEETINGS_PATH):
+                text = f"message over {MAX_SIGNALING_MESSAGE} bytes"
+                protocol.send_text(error_message("message_too_large", text).encode())
+                reason = "message_too_large"
+            fail(code, reason)
+
+        protocol.fail = fail_with_error
 
 
 class WebRTCMeeting(LinkBase):
@@ -68,6 +122,11 @@ class WebRTCMeeting(LinkBase):
         self._channels: dict[str, RTCDataChannel] = {}
         self._ws: ServerConnection | None = None
         self._ended = False
+        self._offer_lock = asyncio.Lock()  # one offer is answered at a time: the first to complete wins
+        self._gone_reason = ""
+        self._offer_candidates = 0
+        self._close: tuple[int, str, str] = (CLOSE_NORMAL, "meeting over", "")
+        """How the signaling socket closes at teardown: code, reason, and the ``error`` message if any."""
 
     # ---------------------------------------------------------------- negotiation
 
@@ -76,6 +135,12 @@ class WebRTCMeeting(LinkBase):
         summary = sdp_summary(sdp)
         if "application" not in summary["media"]:
             raise ValueError("offer has no data channels (m=application); create them before the offer")
+        lines = sdp.splitlines()
+        self._offer_candidates = sum(1 for line in lines if line.startswith("a=candidate:"))
+        # aioice drops every ICE component the remote end has no candidate for as soon as it hears
+        # end-of-candidates; heard before the answer's own gathering, that left the answer with no candidates
+        # and the connection "new" forever. End-of-candidates is signalled once the answer is complete.
+        sdp = "\r\n".join(line for line in lines if line.strip() != "a=end-of-candidates") + "\r\n"
         pc = RTCPeerConnection(rtc_configuration())
         self.pc = pc
         pc.on("datachannel", self._on_datachannel)
@@ -100,6 +165,9 @@ class WebRTCMeeting(LinkBase):
                                        self.screen_track.keyframe_interval)
                     transceiver.direction = "sendrecv" if transceiver.direction == "sendrecv" else "sendonly"
             await pc.setLocalDescription(await pc.createAnswer())
+            # ICE is non-trickle (docs/protocol.md §1): the offer's candidates are all there will be, so ICE
+            # fails at once, rather than waiting for more, when none of them works.
+            await pc.addIceCandidate(None)
             self.screen_track.encode_vp8 = video_codecs(pc.localDescription.sdp)[:1] == ["vp8"]
         except Exception as exc:
             await pc.close()
@@ -137,7 +205,16 @@ class WebRTCMeeting(LinkBase):
 
     async def _on_state(self) -> None:
         if self.pc is not None and self.pc.connectionState in ("failed", "closed"):
-            self._agent_gone(f"peer connection {self.pc.connectionState}")
+            state = self.pc.connectionState
+            if state == "failed" and self._connect_time is None and not self._gone:
+                n = self._offer_candidates
+                message = (f"ICE failed: no candidate pair worked between the offer's {n} candidate"
+                           f"{'' if n == 1 else 's'} and the answer's; the offer must carry the agent's "
+                           "candidates (non-trickle ICE, docs/protocol.md §1)")  # fmt: skip
+                self._close = (CLOSE_ICE_FAILED, "ice_failed", message)
+                self._agent_gone(message)
+            else:
+                self._agent_gone(f"peer connection {state}")
 
     # ---------------------------------------------------------------- media
 
@@ -167,15 +244,29 @@ class WebRTCMeeting(LinkBase):
         was_gone = self._gone
         super()._agent_gone(reason)
         if not was_gone:
+            self._gone_reason = reason
             self.tasks.start(self._teardown(), "teardown")
+
+    async def wait_connected(self) -> float:
+        try:
+            return await super().wait_connected()
+        except ConnectionError:
+            raise ConnectionError(f"agent left before the meeting was connected: {self._gone_reason}") from None
 
     async def _teardown(self) -> None:
         self.audio_track.stop()
         self.screen_track.stop()
         if self.pc is not None:
             await self.pc.close()
-        if self._ws is not None:
-            await self._ws.close(CLOSE_NORMAL, "meeting over")
+        ws = self._ws
+        if ws is not None:
+            code, reason, message = self._close
+            try:
+                if message:
+                    await ws.send(error_message(reason, message))
+                await ws.close(code, reason)
+            except ConnectionClosed:
+                pass
 
     async def close(self, reason: str = "completed") -> None:
         if self.connected:
@@ -201,7 +292,7 @@ class SignalingServer:
     async def start(self) -> SignalingServer:
         self._server = await serve(
             self._handle, self.host, self.port, process_request=self._check, max_size=MAX_SIGNALING_MESSAGE,
-            max_queue=4, open_timeout=OFFER_TIMEOUT,
+            max_queue=4, open_timeout=OFFER_TIMEOUT, create_connection=SignalingConnection,
         )  # fmt: skip
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
@@ -238,24 +329,37 @@ class SignalingServer:
 
     def _check(self, connection: ServerConnection, request: Request) -> Response | None:
         meeting, token = self._lookup(request.path)
+        # The Authorization header, when it carries a Bearer token, is the credential and ?token= is not
+        # looked at: one request, one credential, so a wrong header is never rescued by the query.
         auth = request.headers.get("Authorization", "")
+        source = "?token= query parameter"
         if auth.startswith("Bearer "):
-            token = auth[7:]
+            token, source = auth[7:], "Authorization header (it takes precedence over ?token=)"
         if meeting is None:
             self.refused.append((request.path[:200], "unknown meeting"))
             return connection.respond(HTTPStatus.NOT_FOUND, "unknown meeting\n")
         if not hmac.compare_digest(token.encode(), meeting.token.encode()):
             self.refused.append((request.path[:200], "bad token"))
-            return connection.respond(HTTPStatus.UNAUTHORIZED, "missing or wrong token\n")
+            said = f"wrong token in the {source}" if token else "missing token"
+            return connection.respond(HTTPStatus.UNAUTHORIZED, f"{said}\n")
+        return None
+
+    @staticmethod
+    def _taken(meeting: WebRTCMeeting) -> tuple[int, str, str] | None:
+        """Why a socket cannot join ``meeting`` now (close code, kind, message), or None if it can."""
+        if meeting._gone:
+            return CLOSE_MEETING_OVER, "meeting_over", "the meeting is over"
+        if meeting.pc is not None:
+            return CLOSE_ALREADY_JOINED, "already_joined", "the meeting already has its agent (another connection joined first)"
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
         meeting, _ = self._lookup(ws.request.path if ws.request else "")
         if meeting is None:
             return
-        if meeting.pc is not None or meeting._gone:
-            await self._refuse(ws, CLOSE_ALREADY_JOINED if not meeting._gone else CLOSE_MEETING_OVER,
-                               "already_joined" if not meeting._gone else "meeting_over", "meeting already has its agent")  # fmt: skip
+        taken = self._taken(meeting)
+        if taken is not None:
+            await self._refuse(ws, *taken)
             return
         # Connect time counts from the agent opening signaling, not from when the meeting was created.
         meeting._started_at = meeting.clock.now()
@@ -267,25 +371,33 @@ class SignalingServer:
         except ConnectionClosed:
             return
         try:
-            msg = json.loads(raw)
-            if not isinstance(msg, dict) or msg.get("type") != "offer" or not isinstance(msg.get("sdp"), str):
-                raise ValueError('expected {"type": "offer", "sdp": string}')
+            msg = parse_offer(raw)
         except ValueError as exc:
             await self._refuse(ws, CLOSE_BAD_MESSAGE, "bad_message", str(exc)[:200])
             return
+        # A socket may have opened before the agent joined and offer afterwards: the meeting is checked again
+        # under the lock, so the first offer to be answered keeps the meeting and every later one gets 4409.
+        async with meeting._offer_lock:
+            taken = self._taken(meeting)
+            if taken is not None:
+                await self._refuse(ws, *taken)
+                return
+            try:
+                answer = await meeting.accept_offer(msg["sdp"])
+            except ValueError as exc:
+                await self._refuse(ws, CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200])
+                return
+            meeting._ws = ws
         try:
-            answer = await meeting.accept_offer(msg["sdp"])
-        except ValueError as exc:
-            await self._refuse(ws, CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200])
-            return
-        meeting._ws = ws
-        await ws.send(dumps({"type": "answer", "sdp": answer}))
+            await ws.send(dumps({"type": "answer", "sdp": answer}))
+        except ConnectionClosed:
+            pass
         # The websocket stays open for the whole meeting: its closing is the fastest sign the agent is gone.
         try:
             async for raw in ws:
                 try:
                     msg = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue
                 if isinstance(msg, dict) and msg.get("type") == "bye":
                     meeting._agent_gone("agent left")
@@ -298,7 +410,7 @@ class SignalingServer:
     async def _refuse(self, ws: ServerConnection, code: int, kind: str, message: str) -> None:
         self.refused.append((ws.request.path[:200] if ws.request else "", kind))
         try:
-            await ws.send(dumps({"type": "error", "code": kind, "message": message}))
+            await ws.send(error_message(kind, message))
             await ws.close(code, kind)
         except ConnectionClosed:
             pass

@@ -434,14 +434,15 @@ class DataChannelPipe:
         channel.bufferedAmountLowThreshold = low
         self._low = asyncio.Event()
         channel.on("bufferedamountlow", self._low.set)
+        # A closing channel never drains: without this, a send waiting for "bufferedamountlow" waited
+        # forever once the peer went away (an agent stuck 360 s after the meeting ended).
+        channel.on("close", self._low.set)
 
     async def send(self, data: str | bytes) -> None:
         size = len(data.encode() if isinstance(data, str) else data)
         if size > MAX_MESSAGE:
             raise ValueError(f"Message size exceeds max-message-size ({size} > {MAX_MESSAGE})")
-        while self.channel.bufferedAmount > self.high:
-            if self.channel.readyState != "open":
-                break
+        while self.channel.bufferedAmount > self.high and self.channel.readyState == "open":
             self._low.clear()
             await self._low.wait()
         if self.channel.readyState != "open":

@@ -245,3 +245,21 @@ def test_video_codecs_reads_the_first_video_section() -> None:
            "a=rtpmap:102 H264/90000\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n")  # fmt: skip
     assert video_codecs(sdp) == ["vp8", "rtx", "h264"]
     assert video_codecs("v=0\r\nm=audio 9 RTP 0\r\n") == []
+
+
+async def test_a_send_waiting_for_the_buffer_to_drain_ends_when_the_channel_closes() -> None:
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        client = await join(meeting.url, meeting.token, receive_audio=False)
+        await meeting.wait_connected()
+        pipe = client.session.pipes["files"]
+        channel = pipe.channel  # type: ignore[attr-defined]
+        while channel.bufferedAmount <= 8 * pipe.high:  # type: ignore[attr-defined]
+            channel.send(b"\x00" * 60_000)  # queued at once; SCTP drains ~10 MB/s here
+        blocked = asyncio.create_task(pipe.send(b"\x00" * 60_000))
+        await asyncio.sleep(0)
+        assert not blocked.done()  # waiting for "bufferedamountlow"
+        await meeting.close()  # the harness hangs up: the agent's channels close, their buffers never drain
+        with pytest.raises(ConnectionError, match="files channel is closed"):
+            await asyncio.wait_for(blocked, 10)
+        await client.leave()
