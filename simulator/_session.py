@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import json
 import logging
@@ -61,6 +62,8 @@ logger = logging.getLogger(__name__)
 
 RECORDING_RATE = 16_000
 """Sample rate of the stereo recording (speech band; keeps a full meeting's WAV ~4 MB a minute)."""
+LARGE_ATTACHMENT = 256 * 1024
+"""Received files at least this large are stored off the event loop (it paces media)."""
 MANIFEST = "manifest.json"
 RECORDING = "recording.wav"
 
@@ -233,6 +236,16 @@ class _Pump:
             if isinstance(ev, AgentDisconnected):
                 return
 
+    async def store(self, data: bytes, media_type: str) -> Attachment:
+        """Store a received file as an attachment; a large one is hashed and written in a worker thread
+        (hashlib and file writes release the GIL): a 50 MB file done on the event loop held it ~40 ms and
+        made the persona's audio frames late (issue 14, item 6)."""
+        if len(data) < LARGE_ATTACHMENT:
+            return self.rec.attach(data, media_type)
+        hold = getattr(self.rec.clock, "hold", None)
+        with hold() if hold is not None else contextlib.nullcontext():
+            return await asyncio.to_thread(self.rec.attach, data, media_type)
+
     def flush_transcripts(self) -> None:
         """Text the agent said it spoke but no voice was detected for (text-only agents)."""
         if self.pending_transcripts:
@@ -264,10 +277,11 @@ class _Pump:
             rec.emit(ChatMessage(**rec.common(), sender="agent", text=ev.text))
             act.acted_this_turn = True
         elif isinstance(ev, AgentFile):
+            common = rec.common()  # stamped on arrival, not after storing
+            attachment = await self.store(ev.data, ev.media_type) if ev.ok else None
             rec.emit(FileTransfer(
-                **rec.common(), direction="from_agent", file_id=ev.file_id, name=ev.name, media_type=ev.media_type,
-                size=ev.size, sha256=ev.sha256, ok=ev.ok, reason=ev.reason,
-                attachment=rec.attach(ev.data, ev.media_type) if ev.ok else None,
+                **common, direction="from_agent", file_id=ev.file_id, name=ev.name, media_type=ev.media_type,
+                size=ev.size, sha256=ev.sha256, ok=ev.ok, reason=ev.reason, attachment=attachment,
             ))
             act.acted_this_turn = True
         elif isinstance(ev, AgentDocMessage):
