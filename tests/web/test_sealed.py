@@ -4,8 +4,10 @@ not applied or recorded: the record is sealed when the meeting ends (docs/web.md
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
+import pytest
 from pycrdt import Doc, Map
 
 from modylbench.agents import join_inprocess
@@ -22,7 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]
 
 
-async def test_edits_after_the_meeting_are_refused_once_the_record_is_sealed(tmp_path: Path) -> None:
+async def test_edits_after_the_meeting_are_refused_once_the_record_is_sealed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     folder = tmp_path / "session"
     async with WebServer() as server:
         wm = server.add_web(server.create_meeting(), folder)
@@ -67,4 +71,7 @@ async def test_edits_after_the_meeting_are_refused_once_the_record_is_sealed(tmp
         assert (folder / "record.jsonl").read_bytes() == lines_at_end
         events = read_record(folder).events
         assert events[-1].event == "session_end"
+        # Refused without trying to write to the closed record.
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert wm.hub.recorded_refusals == 0 and wm.hub.refusals == 2
 
