@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 PROMPT_VERSION = "modylbench-judge-v2"
 MAX_CONTENT_CHARS = 12000
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
-# Items in a row that fail every attempt on the server's side (connection, timeout, 408/429/5xx)
+# Items in a row that fail every attempt on the server's side (connection, timeout, 408/409/429/5xx)
 # before the judge stops asking: a server that is down costs a few items' retries, not every item's.
 OUTAGE_ITEMS = 3
 
