@@ -207,6 +207,9 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
             lineno += 1
             where = f"{path.name}:{lineno}"
             complete = raw.endswith(b"\n")
+            if not complete and len(raw) > MAX_RECORD_LINE:  # not a cut write: the writer never writes such lines
+                raise RecordIntegrityError(f"{where}: line longer than {MAX_RECORD_LINE // (1024 * 1024)} MiB "
+                                           "(the record is corrupt)")
             try:
                 # NaN/Infinity are not JSON, and the writer never writes them (allow_nan=False).
                 env = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import shutil
@@ -125,6 +126,8 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         for agent in agents:
             for trial in range(trials):
                 folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None, seed)
+                if any(s.folder == folder for s in specs):
+                    continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent, folder, transport, turns, speed, tuple(panel), not no_captions, speech,
                                      seed=seed))
     todo = []
@@ -217,8 +220,9 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     for spec in specs:
         if not (spec.folder / "record.jsonl").exists():
             continue
-        card = score_session(spec.folder, scenarios, panel)
-        _write_report(card, spec.folder)
+        with _owning(spec.folder):
+            card = score_session(spec.folder, scenarios, panel)
+            _write_report(card, spec.folder)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
             resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
@@ -277,16 +281,38 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     last complete event, and says it is unsealed. The scenario instance is the one the manifest
     records (its --seed).
     """
-    from modylbench.record import RecordIntegrityError, SessionStart, read_record
-    from modylbench.simulator._runner import SCORECARD, check_seal
+    from modylbench.record import RecordIntegrityError, read_record
+    from modylbench.simulator._runner import check_seal
+
+    # Owned before it is read: a record still being written would look cut short.
+    with _owning(folder) if folder.is_dir() else contextlib.nullcontext():
+        try:
+            read = read_record(folder)
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
+        except RecordIntegrityError as exc:
+            raise UserError(f"record refused: {exc}") from None
+        sealed, verdict = check_seal(folder, read)
+        _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths)
+
+
+def _owning(folder: Path) -> Any:
+    """The session folder's lock, for writing into it; a folder another live process is writing is refused."""
+    from modylbench.record import SessionBusyError, SessionLock
 
     try:
-        read = read_record(folder)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from None
-    except RecordIntegrityError as exc:
-        raise UserError(f"record refused: {exc}") from None
-    sealed, verdict = check_seal(folder, read)
+        return SessionLock(folder).acquire()
+    except SessionBusyError as exc:
+        raise UserError(f"{exc}; try again when that run has ended") from None
+    except PermissionError:  # a read-only copy of a session: nobody can be writing it
+        return contextlib.nullcontext()
+
+
+def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output: Path | None,
+                     judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+    from modylbench.record import SessionStart
+    from modylbench.simulator._runner import SCORECARD
+
     if not any(isinstance(e, SessionStart) for e in read.events):
         raise UserError(f"record refused: {folder / 'record.jsonl'} has no session_start event")
     manifest = _manifest(folder)

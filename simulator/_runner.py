@@ -280,8 +280,9 @@ def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
         if n == 0:
             raise UserError(f"{folder}: the record is empty and unsealed: the run stopped before its meeting "
                             "started; there is nothing to replay")
-        return False, (f"record NOT sealed: {MANIFEST} holds no record_last_hash (the run did not finish), so lines "
-                f"cut off its end cannot be detected; replaying its {n} events")
+        why = "holds no record_last_hash (the run did not finish)" if manifest is not None else "is missing or unreadable"
+        return False, (f"record NOT sealed: {MANIFEST} {why}, so lines cut off its end cannot be detected; "
+                       f"replaying its {n} events")
     if read.last_hash != sealed:
         ended = n and getattr(read.events[-1], "event", "") == "session_end"
         how = ("it was rewritten after it was sealed" if ended and not read.truncated

@@ -145,3 +145,44 @@ def test_a_deeply_nested_appended_line_is_refused(session: Path, tmp_path: Path,
     code, err = _replay(_copy(session, tmp_path, append), capsys)
     assert code == 2 and err.startswith("error: record refused: record.jsonl:")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_record_line_longer_than_the_limit_is_refused_not_taken_for_a_cut(
+        session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from modylbench.record import _store
+
+    def grow(folder: Path) -> None:
+        lines = (folder / "record.jsonl").read_bytes().splitlines(keepends=True)
+        lines[1] = lines[1][:-1] + b" " * 4096 + b"\n"  # whitespace: same JSON, a longer line
+        (folder / "record.jsonl").write_bytes(b"".join(lines))
+
+    monkeypatch.setattr(_store, "MAX_RECORD_LINE", 2048)
+    code, err = _replay(_copy(session, tmp_path, grow), capsys)
+    assert code == 2 and "record.jsonl:2: line longer than" in err
+
+
+def test_replay_refuses_a_folder_another_process_is_writing(session: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import subprocess
+    import sys
+
+    folder = _copy(session, tmp_path, lambda f: None)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from modylbench.record import SessionLock; "
+         "SessionLock(sys.argv[1]).acquire(); print('held', flush=True); sys.stdin.read()", str(folder)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        code, err = _replay(folder, capsys)
+        assert code == 2 and f"being written by another process (pid {holder.pid})" in err
+    finally:
+        holder.communicate("")
+    assert _replay(folder, capsys)[0] == 0
+
+
+def test_the_same_agent_named_twice_is_one_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    assert _cli(["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "oracle",
+                 "--transport", "inproc", "--concurrency", "2", "--out", str(out)]) == 0
+    card = json.loads((out / "scorecard.json").read_text())
+    assert [e["model_id"] for e in card["scenarios"]] == ["oracle"]
