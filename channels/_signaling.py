@@ -274,7 +274,9 @@ class WebRTCMeeting(LinkBase):
             # Give SCTP a moment to deliver meeting_end before the connection goes.
             await asyncio.sleep(0.05)
         self._ended = True
-        self._agent_gone("meeting ended" if reason == "completed" else reason)
+        # The session passes its termination reason, which meeting_end carries; a meeting that ran its
+        # planned turns is not the agent leaving, whichever way it ended.
+        self._agent_gone("meeting ended" if reason in ("completed", "max_turns") else reason)
         await self._teardown()
         await self.tasks.aclose()
 

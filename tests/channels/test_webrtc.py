@@ -263,3 +263,18 @@ async def test_a_send_waiting_for_the_buffer_to_drain_ends_when_the_channel_clos
         with pytest.raises(ConnectionError, match="files channel is closed"):
             await asyncio.wait_for(blocked, 10)
         await client.leave()
+
+
+async def test_meeting_end_carries_the_termination_reason_and_max_turns_is_not_the_agent_leaving() -> None:
+    from modylbench.agents import MeetingEnded
+
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        client = await join(meeting.url, meeting.token, receive_audio=False)
+        await meeting.wait_connected()
+        await meeting.close("max_turns")
+        ended = [ev async for ev in client.events() if isinstance(ev, MeetingEnded)]
+        harness = [ev async for ev in meeting.events()]
+        await client.leave()
+    assert [ev.reason for ev in ended] == ["max_turns"]
+    assert isinstance(harness[-1], AgentDisconnected) and harness[-1].reason == "meeting ended"
