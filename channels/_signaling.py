@@ -379,17 +379,20 @@ class SignalingServer:
             return
         # A socket may have opened before the agent joined and offer afterwards: the meeting is checked again
         # under the lock, so the first offer to be answered keeps the meeting and every later one gets 4409.
+        # Refusals are sent after the lock is released: a client slow to finish the close handshake must not
+        # hold up the next offer.
         async with meeting._offer_lock:
-            taken = self._taken(meeting)
-            if taken is not None:
-                await self._refuse(ws, *taken)
-                return
-            try:
-                answer = await meeting.accept_offer(msg["sdp"])
-            except ValueError as exc:
-                await self._refuse(ws, CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200])
-                return
-            meeting._ws = ws
+            refusal = self._taken(meeting)
+            if refusal is None:
+                try:
+                    answer = await meeting.accept_offer(msg["sdp"])
+                except ValueError as exc:
+                    refusal = CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200]
+                else:
+                    meeting._ws = ws
+        if refusal is not None:
+            await self._refuse(ws, *refusal)
+            return
         try:
             await ws.send(dumps({"type": "answer", "sdp": answer}))
         except ConnectionClosed:
