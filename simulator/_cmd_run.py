@@ -109,7 +109,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
 
     Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
     recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json
-    aggregates all of them. Complete sessions are skipped (resume) unless --force. "all" runs every scenario.
+    aggregates all of them. Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
+    is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
+    "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     """
     from modylbench.simulator._runner import RunSpec, session_complete
