@@ -106,6 +106,17 @@ def correctness_bound(passed: int, required: int) -> float | None:
     return 1.0 + 9.0 * passed / required
 
 
+def evidence_cap(on_time: int, expected: int) -> float | None:
+    """The most a product may score for the share of its expected edits made in time, or None (no cap).
+
+    Half or more made in time: no cap. Below half the cap falls from 4.0 to 1.0 at none, so a final
+    state handed over without the work shown in time earns the minimum, however it was split.
+    """
+    if expected <= 0 or on_time * 2 >= expected:
+        return None
+    return 1.0 + (HARD_FLOOR - 1.0) * (2 * on_time / expected)
+
+
 def combine(journey: float | None, destination: float | None) -> float | None:
     """modylbench_score = 0.4 × journey + 0.6 × destination; one part alone when the other is absent."""
     if journey is None and destination is None:

@@ -68,7 +68,7 @@ FLAG_TEXT: dict[str, str] = {
     "no_response": "the agent said, wrote and edited nothing",
     "not_delivered": "the expected deliverable was never delivered (scores 1)",
     "no_trajectory_evidence": "work not shown in time: fewer than half the expected edits made within two turns of "
-    "being asked (capped 4.0)",
+    "being asked (capped between 4.0 and 1.0 by how many were)",
     "correctness_bounded": "correctness lowered to match the programmatic checks that failed",
     "no_trajectory": "no edit trajectory recorded: the final state earns no credit",
     "turns_unanswered": "some turns have no response at all",

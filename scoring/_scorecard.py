@@ -324,8 +324,9 @@ def _score_product(
     score, capped = F.product_score(dims)
     if capped:
         flags.append("hard_floor")
-    if matched is not None and total and matched * 2 < total:
-        score = min(score, F.HARD_FLOOR)
+    cap = F.evidence_cap(matched, total) if matched is not None and total else None
+    if cap is not None:
+        score = min(score, cap)
         capped = True
         flags.append("no_trajectory_evidence")
     return ProductScore(score=score, capped=capped, dimensions=dims, judges=verdicts, flags=flags, **common)
