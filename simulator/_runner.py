@@ -240,7 +240,12 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
 def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Scenario]:
     """Verify the record and derive its responses, with the scenario as played (a slice if --turns)."""
     read = read_record(folder)
-    responses = derive_responses(read.events)
+    try:
+        responses = derive_responses(read.events)
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+        # Each event is valid on its own; together they cannot be (a forged record with a recomputed chain).
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(f"record refused: {folder}: its events do not make a meeting ({why})") from None
     scenario = scenarios.get(responses.scenario_id)
     if scenario is None:
         raise UserError(f"{folder}: scenario {responses.scenario_id!r} is not known; pass --scenarios")

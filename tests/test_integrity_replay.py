@@ -186,3 +186,23 @@ def test_the_same_agent_named_twice_is_one_session(tmp_path: Path, capsys: pytes
                  "--transport", "inproc", "--concurrency", "2", "--out", str(out)]) == 0
     card = json.loads((out / "scorecard.json").read_text())
     assert [e["model_id"] for e in card["scenarios"]] == ["oracle"]
+
+
+@pytest.mark.parametrize("forgery", ["bad_base64", "negative_turn"])
+def test_a_forged_record_with_a_recomputed_chain_and_seal_is_a_one_line_error(
+        session: Path, tmp_path: Path, forgery: str, capsys: pytest.CaptureFixture[str]) -> None:
+    def change(i: int, data: dict) -> None:
+        if forgery == "bad_base64" and data["event"] == "doc_update":
+            data["update"] = "!!!notbase64"
+        if forgery == "negative_turn" and data.get("turn_index") is not None:
+            data["turn_index"] = -3
+
+    def forge(folder: Path) -> None:
+        _rechain(folder, change)
+        last = json.loads((folder / "record.jsonl").read_text().splitlines()[-1])["hash"]
+        manifest = json.loads((folder / "manifest.json").read_text())
+        manifest["record_last_hash"] = last
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+
+    code, err = _replay(_copy(session, tmp_path, forge), capsys)
+    assert code == 2 and "error: record refused:" in err and "its events do not make a meeting" in err
