@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modylbench.scenarios._schema import IdStr, MutationType
+from modylbench.scenarios import IdStr, MutationType
 
 
 class _Model(BaseModel):

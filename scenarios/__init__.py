@@ -24,6 +24,7 @@ from modylbench.scenarios._products import apply_mutation, apply_mutations
 from modylbench.scenarios._public import merge_extensions, persona_text, to_public
 from modylbench.scenarios._schema import (
     CHANNELS,
+    MAX_ID_CHARS,
     MUTATION_TYPES,
     PHASES,
     PRODUCT_TYPES,
@@ -35,6 +36,8 @@ from modylbench.scenarios._schema import (
     ExpectedMutation,
     ExpectedOutput,
     HumanPersona,
+    IdStr,
+    MutationType,
     PersonaVoice,
     ProductSpec,
     Scenario,
@@ -62,7 +65,7 @@ from modylbench.scenarios._values import (
 )
 
 __all__ = [
-    "CHANNELS", "MUTATION_TYPES", "PHASES", "PRODUCT_TYPES",
+    "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
     "ScenarioLoadError", "Slide", "TableSpec", "Turn", "Verification", "VerificationCriterion",

@@ -7,8 +7,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modylbench.record import Mutation, TurnResponse, WorkProduct
-from modylbench.scenarios import CheckResult, ExpectedMutation, ExpectedOutput, ProductSpec, Scenario, Turn
-from modylbench.scenarios._schema import MAX_ID_CHARS
+from modylbench.scenarios import (
+    MAX_ID_CHARS,
+    CheckResult,
+    ExpectedMutation,
+    ExpectedOutput,
+    ProductSpec,
+    Scenario,
+    Turn,
+)
 from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS
 from modylbench.scoring._models import Verdict
 
