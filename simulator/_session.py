@@ -11,6 +11,7 @@ import asyncio
 import base64
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -151,11 +152,6 @@ class SessionRecorder:
         path = self.folder / RECORDING
         step = 48_000 // RECORDING_RATE
 
-        def down(pcm: bytes) -> np.ndarray:
-            a = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], dtype=np.int16)
-            n = len(a) // step * step
-            return a[:n].reshape(-1, step).mean(axis=1).astype(np.int16) if n else np.zeros(0, np.int16)
-
         tracks = [sorted(self.persona_audio, key=lambda x: x[0]), sorted(self.agent_audio, key=lambda x: x[0])]
         end = 0.0
         for tr in tracks:
@@ -179,13 +175,48 @@ class SessionRecorder:
                     j = i
                     while j < len(tr) and int(tr[j][0] * RECORDING_RATE) < b1:
                         s0 = int(tr[j][0] * RECORDING_RATE)
-                        seg = down(tr[j][1])
+                        seg = _down(tr[j][1])
                         lo, hi = max(s0, b0), min(s0 + len(seg), b1)
                         if hi > lo:
                             out[lo - b0 : hi - b0, ch] += seg[lo - s0 : hi - s0]
                         j += 1
                 w.writeframes(np.clip(out, -32768, 32767).astype("<i2").tobytes())
         return path
+
+
+    def agent_segment(self, onset: float, offset: float) -> bytes | None:
+        """The agent's received audio from ``onset`` to ``offset`` as a mono WAV at the recording's rate
+        (silence where no audio arrived), or None when none arrived in that span."""
+        parts: list[tuple[float, bytes]] = []
+        for t, pcm in reversed(self.agent_audio):  # the segment just ended: its frames are at the end
+            if t + len(pcm) / 2 / 48_000 <= onset:
+                break
+            if t < offset:
+                parts.append((t, pcm))
+        if not parts or offset <= onset:
+            return None
+        out = np.zeros(int(round((offset - onset) * RECORDING_RATE)), dtype=np.int16)
+        for t, pcm in parts:
+            seg = _down(pcm)
+            s0 = int(round((t - onset) * RECORDING_RATE))
+            lo, hi = max(s0, 0), min(s0 + len(seg), len(out))
+            if hi > lo:
+                out[lo:hi] = seg[lo - s0 : hi - s0]
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(RECORDING_RATE)
+            w.writeframes(out.astype("<i2").tobytes())
+        return buf.getvalue()
+
+
+def _down(pcm: bytes) -> np.ndarray:
+    """48 kHz s16 PCM to the recording's rate (mean of each group of samples)."""
+    step = 48_000 // RECORDING_RATE
+    a = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], dtype=np.int16)
+    n = len(a) // step * step
+    return a[:n].reshape(-1, step).mean(axis=1).astype(np.int16) if n else np.zeros(0, np.int16)
 
 
 @dataclass
@@ -269,7 +300,10 @@ class _Pump:
             act.last_voice_end = ev.time
             text = " ".join(x for _, x in self.pending_transcripts) or None
             self.pending_transcripts = []
-            rec.emit(AgentSpeech(**rec.common(), onset=ev.onset, offset=ev.time, transcript=text))
+            common = rec.common()
+            wav = rec.agent_segment(ev.onset, ev.time)
+            audio = await self.store(wav, "audio/wav") if wav is not None else None
+            rec.emit(AgentSpeech(**common, onset=ev.onset, offset=ev.time, transcript=text, audio=audio))
         elif isinstance(ev, AgentTranscript):
             self.pending_transcripts.append((ev.time, ev.text))
             act.acted_this_turn = True

@@ -4,13 +4,16 @@ and the per-turn latencies the record yields (§7)."""
 from __future__ import annotations
 
 import asyncio
+import wave
 from pathlib import Path
+
+import numpy as np
 
 from modylbench.agents import TurnClosed, TurnEnded, join_inprocess
 from modylbench.agents._reference import OracleAgent
 from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.personas import make_engine
-from modylbench.record import read_record
+from modylbench.record import attachment_path, read_record
 from modylbench.scenarios import load_path
 from modylbench.simulator._session import MeetingResult, run_meeting
 
@@ -71,3 +74,16 @@ async def test_the_agent_is_told_when_and_why_its_window_closed(tmp_path: Path) 
     order = [(type(e).__name__, e.turn_index) for e in seen]  # type: ignore[attr-defined]
     for i in range(4):
         assert order.index(("TurnEnded", i)) < order.index(("TurnClosed", i))
+
+
+async def test_agent_speech_carries_the_received_audio(tmp_path: Path) -> None:
+    await _meeting(tmp_path)
+    speech = [e for e in read_record(tmp_path).events if e.event == "agent_speech" and e.onset < e.offset]
+    assert speech, "the agent's voice was not detected"
+    for e in speech:
+        assert e.audio is not None and e.audio.media_type == "audio/wav"
+        with wave.open(str(attachment_path(tmp_path, e.audio))) as w:
+            assert w.getnchannels() == 1
+            assert abs(w.getnframes() / w.getframerate() - (e.offset - e.onset)) < 0.01
+            pcm = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+        assert np.abs(pcm.astype(np.int32)).max() > 1000  # speech, not silence
