@@ -7,6 +7,10 @@ child keeps a mirror of the document; an update is applied there first, with a d
 answers "ok" the same update is safe to apply to the real document (same state, same bytes); if it
 fails, panics, hangs or dies, the update is refused and the child is replaced by a fresh one rebuilt
 from the real document's state.
+
+The child also bounds nesting: an update that puts maps or arrays more than ``max_depth`` levels below the
+products root is refused (walks over the content, in the scorer or in pydantic, must not exhaust the stack).
+Only the values an update inserts are walked, without recursion, so the cost follows the update's size.
 """
 
 from __future__ import annotations
@@ -21,13 +25,46 @@ import time
 import weakref
 from collections.abc import Callable
 
+from modylbench.record._doc import MAX_NESTING
+
 logger = logging.getLogger(__name__)
 
 _CHILD = r"""
 import struct, sys
-from pycrdt import Doc
+from pycrdt import Array, Doc, Map
 inp, out = sys.stdin.buffer, sys.stdout.buffer
-doc = Doc()
+MAX_DEPTH = int(sys.argv[1])
+deepest = [0]
+
+def watch(events):
+    # Depth of the deepest map/array each event brings: its target is len(path) below the products root.
+    try:
+        for ev in events:
+            base = len(ev.path)
+            if hasattr(ev, "keys") and not hasattr(ev, "delta"):
+                new = [c.get("newValue") for c in ev.keys.values()]
+            else:
+                new = [v for op in ev.delta if isinstance(op.get("insert"), list) for v in op["insert"]]
+            stack = [(v, base + 1) for v in new if isinstance(v, (Map, Array))]
+            deepest[0] = max(deepest[0], base)
+            while stack:
+                v, d = stack.pop()
+                deepest[0] = max(deepest[0], d)
+                if d > MAX_DEPTH:
+                    return
+                stack.extend((c, d + 1) for c in (v.values() if isinstance(v, Map) else v)
+                             if isinstance(c, (Map, Array)))
+    except Exception:  # an event that cannot be read is not evidence of depth; the update stands or falls alone
+        pass
+
+subscriptions = []
+
+def new_doc():
+    d = Doc()
+    subscriptions[:] = [d.get("products", type=Map).observe_deep(watch)]  # dropped, it would stop observing
+    return d
+
+doc = new_doc()
 
 def read_exact(n):
     buf = b""
@@ -48,7 +85,7 @@ while True:
     (n,) = struct.unpack(">I", read_exact(4))
     payload = read_exact(n)
     if kind == b"r":  # rebuild the mirror from the log of accepted updates (4-byte length + bytes each)
-        doc = Doc()
+        doc = new_doc()
         pos = 0
         while pos < len(payload):
             (m,) = struct.unpack(">I", payload[pos:pos + 4])
@@ -58,7 +95,11 @@ while True:
         continue
     try:
         if kind == b"u":
+            deepest[0] = 0
             doc.apply_update(payload)
+            if deepest[0] > MAX_DEPTH:  # applied to the mirror: "d" has it rebuilt without this update
+                reply(False, "dupdate nests the document more than %d levels deep" % MAX_DEPTH)
+                continue
         elif kind == b"s":
             doc.get_update(payload)
         reply(True)
@@ -85,7 +126,7 @@ class GuardError(Exception):
 class UpdateSandbox:
     """A child process with a mirror of the document; ``check_update`` / ``check_state_vector`` before use."""
 
-    def __init__(self, log: Callable[[], list[bytes]], timeout: float = 2.0):
+    def __init__(self, log: Callable[[], list[bytes]], timeout: float = 2.0, max_depth: int = MAX_NESTING):
         """``log`` returns every update the real document has accepted, in order.
 
         The mirror is rebuilt from that log, not from an encoded state: a state encoding leaves out
@@ -93,6 +134,7 @@ class UpdateSandbox:
         the real document then fails on.
         """
         self.timeout = timeout
+        self.max_depth = max_depth
         self.log = log
         self._proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
@@ -101,7 +143,7 @@ class UpdateSandbox:
 
     def _start(self) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-c", _CHILD, str(self.max_depth)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, bufsize=0,
         )
         weakref.finalize(self, _kill, self._proc)  # no orphan child if the sandbox is dropped unclosed
@@ -184,6 +226,8 @@ class UpdateSandbox:
         if not ok:
             if why[:1] == "d":  # the mirror may have changed half-way (see the child's loop)
                 self.reset()
+            if why[1:].startswith("update nests"):
+                raise GuardError(why[1:161])
             raise GuardError(f"{refusal}: {why[1:161]}")
 
     def mirror(self, update: bytes) -> None:

@@ -21,6 +21,13 @@ from modylbench.scenarios._pointer import make_pointer
 logger = logging.getLogger(__name__)
 
 ROOT = "products"
+MAX_NESTING = 64
+"""Deepest nesting of Yjs maps and arrays in the document, counted from the products root (0): a product
+is at 1, its content at 2, a spreadsheet's sheet at 3 and a row at 4. Deeper updates are refused on the
+way in (``channels/_docguard.py``) so that no walk over the content (here, the scorer, pydantic, json)
+can exhaust the stack; the walks here are bounded by it as well, for records made without that guard."""
+TOO_DEEP = f"[nested more than {MAX_NESTING} levels deep: cut here]"
+"""What a walk puts in place of a container below ``MAX_NESTING`` (only in records made without the guard)."""
 
 
 def to_yjs(value: Any) -> Any:
@@ -32,11 +39,42 @@ def to_yjs(value: Any) -> Any:
     return value
 
 
-def to_json(value: Any) -> Any:
-    """A value read from the document as plain JSON."""
-    if hasattr(value, "to_py"):
-        return value.to_py()
-    return value
+def to_json(value: Any, max_depth: int = MAX_NESTING) -> Any:
+    """A value read from the document as plain JSON, walked without recursion.
+
+    Maps and arrays more than ``max_depth`` levels down (``value`` itself is level 1) become ``TOO_DEEP``.
+    """
+    if not isinstance(value, Map | Array):
+        return _leaf(value)
+    if max_depth < 1:
+        return TOO_DEEP
+    out: Any = {} if isinstance(value, Map) else []
+    stack: list[tuple[Map | Array, Any, int]] = [(value, out, 1)]
+    cut = False
+    while stack:
+        src, dst, depth = stack.pop()
+        for key, child in (src.items() if isinstance(src, Map) else enumerate(src)):
+            item: Any
+            if isinstance(child, Map | Array):
+                if depth >= max_depth:
+                    item, cut = TOO_DEEP, True
+                else:
+                    item = {} if isinstance(child, Map) else []
+                    stack.append((child, item, depth + 1))
+            else:
+                item = _leaf(child)
+            if isinstance(dst, dict):
+                dst[str(key)] = item
+            else:
+                dst.append(item)
+    if cut:
+        logger.warning("document content nested deeper than %d levels was cut", max_depth)
+    return out
+
+
+def _leaf(value: Any) -> Any:
+    # Text and XML types read as their text; they hold no maps or arrays that a walk would follow.
+    return str(value) if hasattr(value, "to_py") else value
 
 
 def products_root(doc: Doc) -> Map:
@@ -52,7 +90,7 @@ def new_product(output_type: str, title: str, content: Any) -> Map:
 def products_json(doc: Doc) -> dict[str, dict[str, Any]]:
     """Every product as ``{product_id: {"type", "title", "content"}}`` plain JSON."""
     out: dict[str, dict[str, Any]] = {}
-    for pid, entry in (products_root(doc).to_py() or {}).items():
+    for pid, entry in (to_json(products_root(doc), MAX_NESTING + 1) or {}).items():
         if isinstance(entry, dict):
             out[pid] = {"type": entry.get("type", ""), "title": entry.get("title", ""), "content": entry.get("content")}
     return out
@@ -185,6 +223,10 @@ class TrajectoryBuilder:
         for ev in sorted(events, key=lambda e: len(e.path)):
             origin = ev.transaction.origin
             path = [str(p) for p in ev.path]
+            if len(path) >= MAX_NESTING:
+                # Only in records made without the nesting guard: the mirror stays within the bound.
+                logger.warning("edit %d levels deep in the document skipped", len(path))
+                continue
             if hasattr(ev, "keys") and not hasattr(ev, "delta"):
                 for key, change in ev.keys.items():
                     self._map_change(origin, path, str(key), change)
@@ -193,7 +235,7 @@ class TrajectoryBuilder:
 
     def _map_change(self, origin: Any, path: list[str], key: str, change: dict[str, Any]) -> None:
         action = change.get("action", "update")
-        new = to_json(change.get("newValue"))
+        new = to_json(change.get("newValue"), MAX_NESTING - len(path))
         if not path:  # a product added, replaced or removed
             old = self._mirror.get(key, {}).get("content")
             if action == "delete":
@@ -249,7 +291,7 @@ class TrajectoryBuilder:
                 pos += int(op["retain"])
             elif "insert" in op:
                 for item in op["insert"]:
-                    value = to_json(item)
+                    value = to_json(item, MAX_NESTING - len(path))
                     target.insert(pos, copy.deepcopy(value))
                     changes.append((pos, "add", None, value))
                     pos += 1
