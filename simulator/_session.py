@@ -74,14 +74,36 @@ def scenario_hash(scenario: Scenario) -> str:
     return hashlib.sha256(json.dumps(to_public(scenario), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def git_commit() -> str | None:
-    """The code's git commit, when it runs from a checkout."""
-    here = Path(__file__).resolve().parent
+UNKNOWN_COMMIT = "unknown"
+"""``manifest.json`` ``git_commit`` when the code's commit cannot be known (see ``git_commit``)."""
+
+
+def git_commit(package_dir: Path | None = None) -> str:
+    """The commit of the code that ran the meeting, for ``manifest.json``.
+
+    From a source checkout (the repository itself, or an editable install of it) this is its ``HEAD``.
+    ``pip install .`` copies the code out of the checkout and keeps no commit, so an installed copy reports
+    the commit pip recorded for a VCS install (``pip install git+https://…@<commit>``) and otherwise
+    ``"unknown"``: never the commit of whatever repository the install happens to sit in.
+    """
+    root = (package_dir or Path(__file__).resolve().parent).parent
+    if (root / "pyproject.toml").is_file():
+        try:
+            out = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=root, capture_output=True,
+                                 text=True, timeout=5)
+        except (OSError, subprocess.SubprocessError):
+            out = None
+        lines = out.stdout.split() if out is not None and out.returncode == 0 else []
+        if len(lines) == 2 and Path(lines[0]).resolve() == root.resolve():
+            return lines[1]
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
+        raw = metadata.distribution("modylbench").read_text("direct_url.json")
+        commit = json.loads(raw)["vcs_info"]["commit_id"] if raw else None
+    except (metadata.PackageNotFoundError, ValueError, KeyError, TypeError):
+        commit = None
+    if package_dir is None and isinstance(commit, str) and commit:
+        return commit
+    return UNKNOWN_COMMIT
 
 
 class SessionRecorder:
