@@ -43,6 +43,10 @@ MAX_SIGNALING_MESSAGE = 256 * 1024
 """Largest websocket message accepted (bytes); larger ones close the socket with 1009."""
 OFFER_TIMEOUT = 10.0
 """Seconds the server waits for the offer after the websocket opens."""
+ICE_TIMEOUT = 30.0
+"""Seconds from the answer for the agent's data channels to open. aioice gives up on candidates that never
+answer only after ~60 s (measured: one unreachable host candidate, 63 s); on loopback or a LAN the channels
+open in well under a second."""
 
 CLOSE_NORMAL = 1000
 CLOSE_BAD_MESSAGE = 4400
@@ -108,6 +112,7 @@ class WebRTCMeeting(LinkBase):
     """A ``MeetingLink`` to an agent that joins over WebRTC through a ``SignalingServer``."""
 
     transport: Literal["webrtc", "inproc"] = "webrtc"
+    ice_timeout = ICE_TIMEOUT
 
     def __init__(
         self, meeting_id: str, token: str, clock: Clock | None = None, options: LinkOptions | None = None
@@ -206,15 +211,26 @@ class WebRTCMeeting(LinkBase):
     async def _on_state(self) -> None:
         if self.pc is not None and self.pc.connectionState in ("failed", "closed"):
             state = self.pc.connectionState
-            if state == "failed" and self._connect_time is None and not self._gone:
-                n = self._offer_candidates
-                message = (f"ICE failed: no candidate pair worked between the offer's {n} candidate"
-                           f"{'' if n == 1 else 's'} and the answer's; the offer must carry the agent's "
-                           "candidates (non-trickle ICE, docs/protocol.md §1)")  # fmt: skip
-                self._close = (CLOSE_ICE_FAILED, "ice_failed", message)
-                self._agent_gone(message)
+            if state == "failed" and self._connect_time is None:
+                self._join_failed("ICE failed: no candidate pair worked")
             else:
                 self._agent_gone(f"peer connection {state}")
+
+    async def join_deadline(self) -> None:
+        """End the join if the agent's channels are not open ``ice_timeout`` seconds after the answer."""
+        try:
+            await wait_for(self.clock, self._settled.wait(), self.ice_timeout)
+        except ClockTimeout:
+            self._join_failed(f"not connected {self.ice_timeout:g} s after the answer: no ICE candidate pair worked")
+
+    def _join_failed(self, what: str) -> None:
+        if self._gone or self._connect_time is not None:
+            return
+        n = self._offer_candidates
+        message = (f"{what} (the offer had {n} candidate{'' if n == 1 else 's'}); the offer must carry the "
+                   "agent's candidates, reachable from the harness (non-trickle ICE, docs/protocol.md §1)")  # fmt: skip
+        self._close = (CLOSE_ICE_FAILED, "ice_failed", message)
+        self._agent_gone(message)
 
     # ---------------------------------------------------------------- media
 
@@ -393,6 +409,7 @@ class SignalingServer:
         if refusal is not None:
             await self._refuse(ws, *refusal)
             return
+        meeting.tasks.start(meeting.join_deadline(), "join-deadline")
         try:
             await ws.send(dumps({"type": "answer", "sdp": answer}))
         except ConnectionClosed:
