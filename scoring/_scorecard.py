@@ -390,7 +390,9 @@ def _finish(
         flags.append("turns_unanswered")
     # A judge that could not answer (outage, bad answers) leaves a score that is not the panel's: no
     # tier or pass is shown for it until a re-run fills the gap from the cache.
-    missing = sum(1 for item in (*turns, *products) for v in item.judges if v.dimensions is None)
+    missing = sum(1 for t in turns for v in t.judges if v.dimensions is None) + sum(
+        1 for p in products for v in p.judges if v.dimensions is None
+    )
     if missing:
         flags.append("incomplete")
     graded = total is not None and not missing

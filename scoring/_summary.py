@@ -25,12 +25,12 @@ def incomplete_note(scorecard: Scorecard) -> str | None:
     total = missing = 0
     reasons: dict[str, Counter[str]] = {}
     for s in scorecard.scenarios:
-        for item in (*s.turns, *s.products):
-            for v in item.judges:
-                total += 1
-                if v.dimensions is None:
-                    missing += 1
-                    reasons.setdefault(v.judge, Counter())[v.unscored_reason or "no reason given"] += 1
+        verdicts = [v for t in s.turns for v in t.judges] + [v for p in s.products for v in p.judges]
+        for v in verdicts:
+            total += 1
+            if v.dimensions is None:
+                missing += 1
+                reasons.setdefault(v.judge, Counter())[v.unscored_reason or "no reason given"] += 1
     runs = sum(1 for s in scorecard.scenarios if s.missing_verdicts)
     why = "; ".join(
         f"{judge}: " + ", ".join(f"{n} x {reason}" for reason, n in c.most_common(2))
