@@ -85,11 +85,12 @@ def parse_offer(raw: str | bytes) -> dict[str, Any]:
 
 
 class SignalingConnection(ServerConnection):
-    """A server connection that says why before closing with 1009 on a signaling socket.
+    """A server connection that says why before closing a signaling socket for a frame it cannot take.
 
     websockets refuses an oversized frame inside its parser, from its header alone, and closes with 1009
-    at once; docs/protocol.md §1 promises an ``error`` message before every refusing close, so the
-    Sans-I/O protocol's public ``fail`` is wrapped to queue that message ahead of the close frame
+    at once; a text frame that is not UTF-8 it closes with 1007. docs/protocol.md §1 promises an ``error``
+    message before every refusing close, so the Sans-I/O protocol's public ``fail`` is wrapped to queue
+    that message ahead of the close frame; bad UTF-8 closes 4400 like any other unreadable message
     (written for websockets 15-17).
     """
 
@@ -99,10 +100,15 @@ class SignalingConnection(ServerConnection):
 
         def fail_with_error(code: int, reason: str = "") -> None:
             path = self.request.path if self.request is not None else ""
-            if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN and path.startswith(MEETINGS_PATH):
-                text = f"message over {MAX_SIGNALING_MESSAGE} bytes"
-                protocol.send_text(error_message("message_too_large", text).encode())
-                reason = "message_too_large"
+            if protocol.state is State.OPEN and path.startswith(MEETINGS_PATH):
+                if code == CloseCode.MESSAGE_TOO_BIG:
+                    text = f"message over {MAX_SIGNALING_MESSAGE} bytes"
+                    protocol.send_text(error_message("message_too_large", text).encode())
+                    reason = "message_too_large"
+                elif code == CloseCode.INVALID_DATA:
+                    text = f"message is not UTF-8 text ({reason})"
+                    protocol.send_text(error_message("bad_message", text).encode())
+                    code, reason = CLOSE_BAD_MESSAGE, "bad_message"
             fail(code, reason)
 
         protocol.fail = fail_with_error

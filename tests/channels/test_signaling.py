@@ -166,6 +166,10 @@ async def test_off_spec_messages_are_refused_with_a_code_and_an_error_message() 
         assert code == 4400 and "not UTF-8" in got[0]["message"] and "codec" not in got[0]["message"]
         code, _, got = await _refusal(url, b'\x00{\x00}')  # json.loads would have guessed UTF-16 here
         assert code == 4400 and "codec" not in got[0]["message"]
+        async with websockets.connect(url) as ws:
+            await ws.send(b'{"type": "offer", "sdp": "\xff"}', text=True)  # a text frame that is not UTF-8
+            got = await _until_closed(ws)
+            assert ws.close_code == 4400 and "not UTF-8" in got[0]["message"]
         code, reason, got = await _refusal(url, "x" * 300_000)
         assert code == 1009 and reason == "message_too_large"
         assert got == [{"type": "error", "code": "message_too_large",
