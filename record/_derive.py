@@ -19,6 +19,7 @@ from modylbench.record._events import (
     ChatMessage,
     DocSnapshot,
     DocUpdate,
+    FileTransfer,
     Interruption,
     PersonaUtterance,
     SessionEnd,
@@ -77,6 +78,7 @@ class _TurnAcc:
     first_onset: float | None = None
     first_chat: float | None = None
     first_edit: float | None = None
+    first_file: float | None = None
     talk_time: float = 0.0
     interruptions: int = 0
     barge_ins: int = 0
@@ -132,6 +134,10 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             a = acc(e.turn_index)
             if a is not None and a.first_edit is None:
                 a.first_edit = e.meeting_time
+        elif isinstance(e, FileTransfer) and e.direction == "from_agent" and e.ok:
+            a = acc(e.turn_index)
+            if a is not None and a.first_file is None:
+                a.first_file = e.meeting_time
         elif isinstance(e, Interruption):
             a = acc(e.turn_index)
             if a is not None:
@@ -160,18 +166,29 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         lat_speech = _ms(a.first_onset, ref)
         lat_chat = _ms(a.first_chat, ref)
         lat_edit = _ms(a.first_edit, ref)
-        firsts = [x for x in (lat_speech, lat_chat, lat_edit) if x is not None]
+        lat_file = _ms(a.first_file, ref)
+        # docs/protocol.md §7: latency_ms is the agent's first response of any kind; the measurements keep
+        # speech apart from its first written act (chat, doc edit or file), and each kind apart.
+        actions = [x for x in (lat_chat, lat_edit, lat_file) if x is not None]
+        lat_action = min(actions) if actions else None
+        firsts = {k: v for k, v in (("speech", lat_speech), ("chat", lat_chat), ("doc", lat_edit),
+                                    ("file", lat_file)) if v is not None}
+        first = min(firsts, key=lambda k: firsts[k]) if firsts else None
         responses.append(TurnResponse(
             turn_index=idx,
             agent_response=" ".join(a.speech),
             chat_messages=a.chat,
-            latency_ms=min(firsts) if firsts else None,
+            latency_ms=firsts[first] if first is not None else None,
         ))
         per_turn.append({
             "turn_index": idx,
+            "latency_ms": firsts[first] if first is not None else None,
+            "latency_first": first,
             "latency_speech_ms": lat_speech,
+            "latency_action_ms": lat_action,
             "latency_chat_ms": lat_chat,
             "latency_doc_ms": lat_edit,
+            "latency_file_ms": lat_file,
             "agent_talk_time_s": a.talk_time,
             "agent_overlaps": a.interruptions,
             "persona_barge_ins": a.barge_ins,

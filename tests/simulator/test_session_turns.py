@@ -14,6 +14,7 @@ from modylbench.agents._reference import OracleAgent
 from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.personas import make_engine
 from modylbench.record import attachment_path, read_record
+from modylbench.record._derive import derive_responses
 from modylbench.scenarios import load_path
 from modylbench.simulator._session import MeetingResult, run_meeting
 
@@ -87,3 +88,23 @@ async def test_agent_speech_carries_the_received_audio(tmp_path: Path) -> None:
             assert abs(w.getnframes() / w.getframerate() - (e.offset - e.onset)) < 0.01
             pcm = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
         assert np.abs(pcm.astype(np.int32)).max() > 1000  # speech, not silence
+
+
+async def test_both_latencies_are_reported_and_latency_ms_is_the_first_response(tmp_path: Path) -> None:
+    await _meeting(tmp_path)
+    responses = derive_responses(read_record(tmp_path).events)
+    rows = {r["turn_index"]: r for r in (responses.measurements or {})["turns"]}
+    for turn in responses.turns:
+        row = rows[turn.turn_index]
+        assert row["latency_ms"] == turn.latency_ms
+        kinds = {"speech": row["latency_speech_ms"], "chat": row["latency_chat_ms"], "doc": row["latency_doc_ms"],
+                 "file": row["latency_file_ms"]}
+        present = {k: v for k, v in kinds.items() if v is not None}
+        assert turn.latency_ms == (min(present.values()) if present else None)
+        assert row["latency_first"] == (min(present, key=lambda k: present[k]) if present else None)
+        written = [v for k, v in present.items() if k != "speech"]
+        assert row["latency_action_ms"] == (min(written) if written else None)
+    # Turn 0 answered in chat only, turn 1 by voice only: each latency is reported under its own name.
+    assert rows[0]["latency_first"] == "chat" and rows[0]["latency_speech_ms"] is None
+    assert rows[1]["latency_first"] == "speech" and rows[1]["latency_action_ms"] is None
+    assert rows[3]["latency_ms"] is None and rows[3]["latency_first"] is None
