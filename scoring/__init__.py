@@ -25,9 +25,10 @@ from modylbench.scoring._mutations import compute_metrics, values_equal
 from modylbench.scoring._offline import OfflineJudge
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
 from modylbench.scoring._scorecard import score, score_async
-from modylbench.scoring._summary import print_summary
+from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
 
 __all__ = [
+    "INCOMPLETE_EXIT",
     "PRODUCT_DIMENSIONS",
     "PRODUCT_WEIGHTS",
     "TURN_DIMENSIONS",

@@ -136,7 +136,7 @@ def evaluate(
     from modylbench.scoring._llm import JudgeConfigError
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
     from modylbench.scoring._scorecard import line_problem, score
-    from modylbench.scoring._summary import incomplete_note, print_summary
+    from modylbench.scoring._summary import INCOMPLETE_EXIT, incomplete_note, print_summary
 
     try:
         located, problems = read_responses_located(responses_path)
@@ -204,7 +204,7 @@ def evaluate(
     note = incomplete_note(card)
     if note is not None:
         click.echo(f"{responses_path.name}: {note} (cache: {cache})", err=True)
-        sys.exit(3)
+        sys.exit(INCOMPLETE_EXIT)
     if problems or card.skipped:
         sys.exit(1)
 

@@ -18,6 +18,10 @@ def _f(x: float | None, digits: int = 2) -> str:
     return "—" if x is None else f"{x:.{digits}f}"
 
 
+INCOMPLETE_EXIT = 3
+"""Exit code of evaluate, run and replay when judges left items unscored (incomplete, resumable)."""
+
+
 def incomplete_note(scorecard: Scorecard) -> str | None:
     """One line on what the judges left unscored and how to finish it; None when the card is complete."""
     if not scorecard.incomplete:

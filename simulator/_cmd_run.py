@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from modylbench.scoring import INCOMPLETE_EXIT
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
@@ -243,6 +244,9 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     click.echo(f"scorecard: {out / 'scorecard.json'}")
     if (out / "report.html").exists():
         click.echo(f"report:    {out / 'report.html'}")
+    if total.incomplete:
+        # Judges left items unscored (an outage): the sessions are kept; scoring again resumes from the cache.
+        sys.exit(INCOMPLETE_EXIT)
 
 
 def _write_report(card: Any, folder: Path) -> None:
@@ -335,6 +339,8 @@ def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output
         click.echo("matches the scorecard the run wrote" if same else
                    "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)
     _write_report(card, target.parent if output else folder)
+    if card.incomplete:
+        sys.exit(INCOMPLETE_EXIT)
 
 
 def _manifest(folder: Path) -> dict[str, Any]:
