@@ -191,3 +191,49 @@ async def test_browser_joins_as_agent_end_to_end(tmp_path: Path) -> None:
     assert all(t is None for o, t in origins if o == "persona")
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["termination_reason"] == "completed", manifest
+
+
+async def test_page_shows_a_built_in_scenario(tmp_path: Path) -> None:
+    # Built-in scenarios have a structured persona (the mini fixture's is a string): the page's meeting
+    # info once failed with HTTP 500 for every one of them.
+    scenario = "financial_analyst_lbo_model"
+    serve = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "modylbench.simulator.cli", "serve", scenario, "--web", "--port", "0",
+        "--out", str(tmp_path / "session"), "--wait", "60", "--linger", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=str(ROOT),
+        env=dict(os.environ, PYTHONUNBUFFERED="1"))  # fmt: skip
+    assert serve.stdout is not None and serve.stderr is not None
+    stderr_task = asyncio.ensure_future(serve.stderr.read())
+    browser: Browser | None = None
+    try:
+        ready: dict[str, Any] = {}
+        while not ready:
+            line = await asyncio.wait_for(serve.stdout.readline(), 60)
+            assert line, (await stderr_task).decode()[-3000:]
+            if line.startswith(b"{"):
+                ready = json.loads(line)
+        browser = await Browser.launch(tmp_path / "profile")
+        await browser.open(ready["observer_url"])
+        # Resolved once the page has shown the meeting's info or its failure to load it.
+        shown = await browser.eval("""new Promise((ok) => {
+            const seen = () => {
+              const goal = document.getElementById('goal').textContent, buttons = document.querySelectorAll('#suggested button')
+              if (!(goal && buttons.length) && !/cannot load/.test(document.body.textContent)) return false
+              ok({goal, title: document.getElementById('title').textContent,
+                  products: [...buttons].map(b => b.dataset.productId), body: document.body.textContent.slice(0, 2000)})
+              return true
+            }
+            if (!seen()) new MutationObserver((_, obs) => { if (seen()) obs.disconnect() })
+              .observe(document.body, {subtree: true, childList: true, characterData: true})
+        })""", timeout=30)  # fmt: skip
+        await browser.screenshot(ARTIFACTS / "browser-built-in-scenario.png")
+    finally:
+        if browser is not None:
+            await browser.close()
+        if serve.returncode is None:
+            serve.kill()
+            await serve.wait()
+        await stderr_task
+    assert "cannot load" not in shown["body"], shown["body"]
+    assert shown["goal"].startswith("Dana Whitfield, Vice President"), shown
+    assert shown["title"] != "ModylBench meeting" and shown["products"], shown
