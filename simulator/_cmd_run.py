@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from modylbench.scenarios import MAX_ID_CHARS
 from modylbench.scoring import INCOMPLETE_EXIT
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
@@ -124,6 +125,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
     panel = list(judges) or ["offline"]
     _check_judges(panel)
+    for agent in agents:
+        if len(agent) > MAX_ID_CHARS:
+            raise UserError(f"--agent {agent[:40]!r}...: an agent name is at most {MAX_ID_CHARS} characters")
     specs: list[RunSpec] = []
     for sc in chosen:
         for agent in agents:

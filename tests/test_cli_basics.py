@@ -86,3 +86,12 @@ def test_export_dataset_round_trips(tmp_path: Path, capsys: pytest.CaptureFixtur
     row = next(r for r in hard if r["scenario_id"] == "mini_fixture")
     assert row["turn"]["human_utterance"] == row["edge_case"]["human_utterance"]
     assert row["turn_index"] == 2 and len(row["preceding_turns"]) == 2
+
+
+def test_an_oversized_agent_name_is_refused_before_any_meeting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = _run(["run", "financial_analyst_lbo_model", "--agent", "x" * 300, "--transport", "inproc",
+                            "--turns", "1", "--out", str(tmp_path)], capsys)  # fmt: skip
+    assert code == 2 and "at most 200 characters" in err
+    assert not any(tmp_path.iterdir())
