@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 import pytest
@@ -91,3 +92,30 @@ def test_an_oversized_briefing_drops_content_then_templates_then_itself() -> Non
     assert all("template" not in d and "content" not in d for d in fb["deliverables"])
     b["context"] = "y" * MAX_JSON
     assert "briefing" not in fit_briefing(hello)
+
+
+def test_the_documented_aiortc_loopback_recipe_offers_127_0_0_1() -> None:
+    """docs/protocol.md's aiortc recipe, run as written in a fresh interpreter, puts 127.0.0.1 in the offer."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Offering a 127.0.0.1 candidate"):]
+    recipe = textwrap.dedent(re.search(r"```python\n(.*?)```", section, re.S).group(1))  # type: ignore[union-attr]
+    check = recipe + textwrap.dedent("""
+        import asyncio
+
+        async def offer() -> str:
+            pc.createDataChannel("control")
+            await pc.setLocalDescription(await pc.createOffer())
+            sdp = pc.localDescription.sdp
+            await pc.close()
+            return sdp
+
+        print(asyncio.run(offer()))
+    """)
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"a=candidate:\S+ 1 udp \d+ 127\.0\.0\.1 \d+ typ host", out.stdout), out.stdout
