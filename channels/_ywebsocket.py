@@ -207,7 +207,7 @@ class YWebsocketHub:
                 # Tell the others this client's presence is gone (y-protocols: state "null", clock + 1).
                 gone = awareness_message([(cid, clock + 1, "null") for cid, (clock, _) in client.awareness.items()])
                 client.awareness.clear()
-                for other in self.clients:
+                for other in list(self.clients):  # a full queue drops that client from the list
                     self._enqueue(other, gone)
 
     def _refuse(self, client: _Client, size: int, reason: str, key: str | None = None) -> None:
