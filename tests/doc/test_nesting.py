@@ -6,12 +6,17 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pycrdt import Array, Doc, Map
 
+from modylbench.agents import join_inprocess
+from modylbench.agents._reference import make_agent
+from modylbench.channels import InProcessMeeting, LinkOptions, VirtualClock
 from modylbench.channels._shareddoc import (
     SYNC_STEP1,
     SYNC_UPDATE,
@@ -20,10 +25,16 @@ from modylbench.channels._shareddoc import (
     sync_message,
 )
 from modylbench.channels._web import WebServer
-from modylbench.record import DocUpdate
-from modylbench.record._derive import derive_trajectory
+from modylbench.personas import make_engine
+from modylbench.record import DocUpdate, read_record
+from modylbench.record._derive import derive_responses, derive_trajectory
 from modylbench.record._doc import MAX_NESTING, TOO_DEEP, products_json
+from modylbench.scenarios import load_path
+from modylbench.simulator._session import run_meeting
 from tests.web._yclient import YClient
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]
 
 
 def _event(origin: str, update: bytes, t: float) -> DocUpdate:
@@ -166,3 +177,46 @@ def test_walks_over_a_record_made_without_the_bound_do_not_recurse() -> None:
     json.dumps([m.model_dump(mode="json") for m in mutations])
     assert TOO_DEEP in json.dumps(products)
     assert _depth(products) <= MAX_NESTING + 1
+
+
+async def test_a_meeting_with_a_1500_deep_agent_edit_is_recorded_and_replays(tmp_path: Path) -> None:
+    # The agent's doc channel, end to end: the meeting completes, the refusal is in the record, and the
+    # record derives and replays (it once died with RecursionError after the meeting).
+    clock = VirtualClock()
+    link = InProcessMeeting(clock, LinkOptions(connect_timeout=60))
+    speech = make_engine("espeak")
+    agent = make_agent("oracle", MINI)
+    folder = tmp_path / "session"
+
+    async def join() -> None:
+        client = await join_inprocess(link, synthesize=speech.synthesize, receive_audio=False)
+        evil = Doc()
+        deep = _edit(evil, lambda root: root.__setitem__("evil", Map()))
+        await client.send_doc(sync_message(SYNC_UPDATE, deep))
+        await client.send_doc(sync_message(SYNC_UPDATE, _edit(evil, _nest_under("evil", 1500))))
+        await agent.run(client)
+
+    result, _ = await asyncio.gather(run_meeting(link, MINI, "oracle", folder, clock, speech), join())
+    assert result.termination_reason == "completed"
+    events = read_record(folder).events
+    rejected = [e for e in events if e.event == "doc_update_rejected"]
+    assert [(e.origin, e.reason) for e in rejected] == [
+        ("agent", f"update nests the document more than {MAX_NESTING} levels deep")]
+    responses = derive_responses(events)
+    assert len(responses.turns) == len(MINI.turns)
+    products = {p.product_id: p for p in responses.work_products}
+    assert "model" in products  # the oracle's work, after the refusal
+    replay = subprocess.run([sys.executable, "-m", "modylbench.simulator.cli", "replay", str(folder),
+                             "--scenarios", str(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")],
+                            capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    assert replay.returncode == 0, replay.stderr[-2000:]
+    assert "Traceback" not in replay.stderr
+
+
+def _nest_under(key: str, levels: int) -> Any:
+    def change(root: Map) -> None:
+        cur: Any = root[key]
+        for _ in range(levels):
+            cur["x"] = Map()
+            cur = cur["x"]
+    return change
