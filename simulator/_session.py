@@ -205,7 +205,6 @@ class SessionRecorder:
                 w.writeframes(np.clip(out, -32768, 32767).astype("<i2").tobytes())
         return path
 
-
     def agent_segment(self, onset: float, offset: float) -> bytes | None:
         """The agent's received audio from ``onset`` to ``offset`` as a mono WAV at the recording's rate
         (silence where no audio arrived), or None when none arrived in that span."""
@@ -291,8 +290,8 @@ class _Pump:
 
     async def store(self, data: bytes, media_type: str) -> Attachment:
         """Store a received file as an attachment; a large one is hashed and written in a worker thread
-        (hashlib and file writes release the GIL): a 50 MB file done on the event loop held it ~40 ms and
-        made the persona's audio frames late (issue 14, item 6)."""
+        (hashlib and file writes release the GIL): a 50 MB file stored on the event loop held it 40-160 ms
+        and made up to 20 persona audio frames late, by up to 309 ms (issue 14, item 6)."""
         if len(data) < LARGE_ATTACHMENT:
             return self.rec.attach(data, media_type)
         hold = getattr(self.rec.clock, "hold", None)
