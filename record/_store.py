@@ -101,7 +101,9 @@ class SessionLock:
 def _lock_fd(fd: int) -> None:
     import fcntl  # POSIX, like the rest of the media stack
 
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    # A POSIX record lock belongs to this process alone: a child it forks (a sandbox, a speech engine)
+    # does not inherit it, so the lock ends exactly when the writing process does.
+    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def canonical(data: Any) -> str:
