@@ -131,7 +131,8 @@ async def run(n: int, seconds: float) -> dict[str, float]:
                 await clock.sleep(0.3)
                 pb = await m.play(speech)
                 start = await pb.started
-                await m.send_control(Caption(f"@{clock.wall_time() - (clock.now() - start)}"))
+                # The link's clock starts at the join: meeting times come from it, not from the base clock.
+                await m.send_control(Caption(f"@{m.clock.wall_time() - (m.clock.now() - start)}"))
                 await pb.ended
                 await clock.sleep(0.5)
             return listener

@@ -25,6 +25,7 @@ from modylbench.channels._interface import (
     MeetingLink,
     Playback,
     ProtocolFault,
+    TurnClosedMarker,
     TurnEndMarker,
     TurnStartMarker,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "MeetingLink",
     "Playback",
     "ProtocolFault",
+    "TurnClosedMarker",
     "TurnEndMarker",
     "TurnStartMarker",
     "VirtualClock",

@@ -281,11 +281,15 @@ class LinkOptions:
 class MeetingLink(Protocol):
     """What the simulator drives: one connected agent, seen from the persona's side."""
 
-    clock: Clock
     transport: Literal["webrtc", "inproc"]
     options: LinkOptions
     briefing: dict[str, Any] | None
     """Sent to the agent as ``hello.briefing`` when it joins (docs/protocol.md); set it before then."""
+
+    @property
+    def clock(self) -> Clock:
+        """The meeting clock (time zero at the agent's join); read-only for the simulator."""
+        ...
 
     async def wait_connected(self) -> float:
         """Wait until the agent has joined and every channel is open; returns the connect time (s)."""

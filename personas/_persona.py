@@ -15,8 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from modylbench.channels import Caption, Clock, LinkOptions, MeetingLink, TurnEndMarker, TurnStartMarker
-from modylbench.channels._interface import TurnClosedMarker
+from modylbench.channels import (
+    Caption,
+    Clock,
+    LinkOptions,
+    MeetingLink,
+    TurnClosedMarker,
+    TurnEndMarker,
+    TurnStartMarker,
+)
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import SpeechEngine, wav_bytes
 from modylbench.record import (

@@ -267,6 +267,8 @@ class TrajectoryBuilder:
                 parent.pop(key, None)
             else:
                 parent[key] = copy.deepcopy(new)
+        if action == "update" and old == new and type(old) is type(new):
+            return  # the value it already held: nothing changed, nothing to count
         self._emit_change(origin, pid, str(entry.get("type", "")), tokens, action, old, new)
 
     def _array_change(self, origin: Any, path: list[str], delta: list[dict[str, Any]]) -> None:

@@ -247,3 +247,15 @@ def test_array_element_replace_via_set_value() -> None:
     shared.set_value("agent", "todo", "/items/-", "c")
     assert shared.products()["todo"]["content"]["items"] == ["a", "B", "c"]
     assert isinstance(shared.root["todo"]["content"]["items"], Array)
+
+
+def test_writing_the_value_a_cell_already_holds_is_no_mutation() -> None:
+    rec = Recorder()
+    shared = SharedDocument(on_update=rec)
+    shared.create_product("agent", "model", "spreadsheet", "Model", {"pl": {"year1": {"ebitda": 2.0}}})
+    shared.set_value("agent", "model", "/pl/year1/ebitda", 2.0)
+    shared.set_value("agent", "model", "/pl/year1/ebitda", 3.0)
+    mutations, _ = derive_trajectory(rec.events)
+    got = [(m.mutation_type, m.path, m.old_value, m.new_value) for m in mutations]
+    assert got == [("create", "", None, {"pl": {"year1": {"ebitda": 2.0}}}),
+                   ("update_cell", "/pl/year1/ebitda", 2.0, 3.0)]
