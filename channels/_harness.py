@@ -134,6 +134,15 @@ class JoinClock:
                 yield
 
 
+PLANNED_ENDINGS = ("completed", "max_turns")
+"""Termination reasons of a meeting that ran its course: closing with one is not the agent leaving."""
+
+
+def closing_reason(reason: str) -> str:
+    """What the link records as the agent's departure when the harness closes with ``reason``."""
+    return "meeting ended" if reason in PLANNED_ENDINGS else reason
+
+
 class LinkBase:
     """Shared behaviour of both harness-side transports (see ``MeetingLink`` for the contract)."""
 

@@ -13,7 +13,7 @@ from PIL import Image
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
-from modylbench.channels._harness import LinkBase
+from modylbench.channels._harness import LinkBase, closing_reason
 from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
 from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, SharedRate
 
@@ -152,7 +152,7 @@ class InProcessMeeting(LinkBase):
             await self.send_control(MeetingEnd(reason))
             await asyncio.sleep(0)  # let the agent take delivery before the line drops
             await asyncio.sleep(0)
-        self._shutdown("meeting ended" if reason == "completed" else reason)
+        self._shutdown(closing_reason(reason))
         await self.tasks.aclose()
         if self.agent is not None:
             await self.agent.tasks.aclose()

@@ -22,7 +22,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from modylbench.channels._clock import Clock, ClockTimeout, WallClock, wait_for
-from modylbench.channels._harness import LinkBase
+from modylbench.channels._harness import LinkBase, closing_reason
 from modylbench.channels._interface import LinkOptions, MeetingEnd
 from modylbench.channels._webrtc import (
     DataChannelPipe,
@@ -298,7 +298,7 @@ class WebRTCMeeting(LinkBase):
         self._ended = True
         # The session passes its termination reason, which meeting_end carries; a meeting that ran its
         # planned turns is not the agent leaving, whichever way it ended.
-        self._agent_gone("meeting ended" if reason in ("completed", "max_turns") else reason)
+        self._agent_gone(closing_reason(reason))
         await self._teardown()
         await self.tasks.aclose()
 

@@ -472,7 +472,7 @@ async def run_meeting(
         left = act.gone or getattr(link, "connected", True) is False
         if left and reason in ("completed", "max_turns"):
             reason, detail = "agent_disconnected", pump.disconnect_reason or ""
-        await link.close("completed" if reason in ("completed", "max_turns") else reason)
+        await link.close(reason)  # meeting_end carries the record's termination reason
         # Let the agent's last events (its final speech offset, doc edits) land before the record closes.
         await _drain(pump_task, clock)
         if reason == "agent_disconnected" and not detail:
