@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamTrack
@@ -26,6 +27,39 @@ from modylbench.channels._webrtc import (
 from modylbench.channels._wire import CHANNEL_LABELS
 
 logger = logging.getLogger(__name__)
+
+
+async def _opened_or_refused(ws: Any, opened: asyncio.Event) -> str | None:
+    """Wait for the data channels to open; the harness's ``error`` or close on signaling ends the wait first.
+
+    Returns None once open, else the harness's reason (``ice_failed: ...``, a close code), so an agent whose
+    ICE failed learns it at once instead of at its timeout. Cancelling ``recv`` loses no message.
+    """
+
+    async def refused() -> str:
+        try:
+            while True:
+                raw = await ws.recv()
+                try:
+                    msg = json.loads(raw) if isinstance(raw, str) else None
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(msg, dict) and msg.get("type") == "error":
+                    return f"{msg.get('code')}: {msg.get('message')}"
+        except ConnectionClosed as exc:
+            code, why = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else ("", "")
+            return f"signaling closed {code} {why}".strip()
+
+    waiters = [asyncio.ensure_future(opened.wait()), asyncio.ensure_future(refused())]
+    try:
+        done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waiters:
+            w.cancel()
+        await asyncio.gather(*waiters, return_exceptions=True)
+    if waiters[0] in done and not waiters[0].cancelled():
+        return None
+    return str(waiters[1].result())
 
 
 async def connect_agent(
@@ -88,7 +122,9 @@ async def connect_agent(
         if reply.get("type") != "answer":
             raise ConnectionError(f"meeting refused the offer: {reply.get('code')}: {reply.get('message')}")
         await pc.setRemoteDescription(RTCSessionDescription(sdp=reply["sdp"], type="answer"))
-        await wait_for(clock, opened.wait(), timeout)
+        refusal = await wait_for(clock, _opened_or_refused(ws, opened), timeout)
+        if refusal is not None:
+            raise ConnectionError(f"meeting ended the join: {refusal}")
     except ConnectionClosed as exc:
         await hang_up()
         raise ConnectionError(f"meeting closed signaling: {exc.rcvd.code if exc.rcvd else ''} "

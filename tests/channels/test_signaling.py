@@ -203,3 +203,16 @@ async def test_the_authorization_header_takes_precedence_over_the_query_token() 
             await ws.send("{}")
             await _until_closed(ws)
             assert ws.close_code == 4400
+
+
+async def test_the_sdk_join_learns_at_once_that_the_harness_gave_up_on_its_ice() -> None:
+    """When the harness ends a join (4502 ice_failed), the SDK's join raises that reason, not its own timeout."""
+    async with SignalingServer() as server:
+        meeting = server.create_meeting(options=LinkOptions(connect_timeout=60))
+        meeting.ice_timeout = 0.0  # the harness gives up right after its answer
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(ConnectionError, match="ice_failed"):
+            await join(meeting.url, meeting.token, timeout=20.0)
+        assert loop.time() - started < 10.0  # the SDK's own timeout is 20 s
+        await meeting.close()
