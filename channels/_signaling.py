@@ -8,6 +8,7 @@ import hmac
 import json
 import logging
 import secrets
+from collections import deque
 from http import HTTPStatus
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
@@ -55,6 +56,7 @@ CLOSE_TIMEOUT = 4408
 CLOSE_ALREADY_JOINED = 4409
 CLOSE_MEETING_OVER = 4410
 CLOSE_ICE_FAILED = 4502
+REFUSALS_KEPT = 256
 
 MEETINGS_PATH = "/meetings/"
 
@@ -311,7 +313,8 @@ class SignalingServer:
         self.host, self.port = host, port
         self.meetings: dict[str, WebRTCMeeting] = {}
         self._server: Server | None = None
-        self.refused: list[tuple[str, str]] = []  # (path, reason), for the record and tests
+        # (path, reason) of the latest refusals, for logs and tests: bounded, a flood of bad joins grows nothing.
+        self.refused: deque[tuple[str, str]] = deque(maxlen=REFUSALS_KEPT)
 
     async def start(self) -> SignalingServer:
         self._server = await serve(

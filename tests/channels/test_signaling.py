@@ -216,3 +216,16 @@ async def test_the_sdk_join_learns_at_once_that_the_harness_gave_up_on_its_ice()
             await join(meeting.url, meeting.token, timeout=20.0)
         assert loop.time() - started < 10.0  # the SDK's own timeout is 20 s
         await meeting.close()
+
+
+async def test_a_flood_of_bad_joins_keeps_a_bounded_list() -> None:
+    from modylbench.channels._signaling import REFUSALS_KEPT
+
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        for _ in range(REFUSALS_KEPT + 40):
+            with pytest.raises(InvalidStatus):
+                async with websockets.connect(meeting.url + "?token=wrong"):
+                    pass
+        assert len(server.refused) == REFUSALS_KEPT
+        await meeting.close()
