@@ -51,8 +51,18 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
     if (folder / "record.jsonl").exists():
         raise UserError(f"{folder} already holds a session; choose another --out")
-    asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                       panel, web, linger, seed))
+    from modylbench.record import SessionBusyError, SessionLock
+
+    # One writer per session folder for the whole meeting: record, manifest, recording and scorecard.
+    try:
+        lock = SessionLock(folder).acquire()
+    except SessionBusyError as exc:
+        raise UserError(f"{exc}; choose another --out") from None
+    try:
+        asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
+                           panel, web, linger, seed))
+    finally:
+        lock.release()
 
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:

@@ -134,3 +134,18 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
         assert (aside[0] / "record.jsonl").read_bytes() == crashed[folder]  # kept, untouched
         manifest = json.loads((folder / "manifest.json").read_text())
         assert manifest["complete"] and manifest["transport"] == "inproc"
+
+
+def test_serve_refuses_a_folder_another_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "session"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        capsys.readouterr()
+        code = _cli(["serve", "mini_fixture", "--scenarios", str(MINI), "--out", str(folder), "--port", "0"])
+        err = capsys.readouterr().err
+        assert code == 2 and "being written by another process" in err and "Traceback" not in err
+        assert not (folder / "record.jsonl").exists()
+    finally:
+        holder.communicate("")
