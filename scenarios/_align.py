@@ -353,6 +353,8 @@ def text_credit(want: str, got: str) -> float:
     wn, gn = normal_text(want), normal_text(got)
     if wn == gn:
         return 1.0
+    if len(text_words(want)) <= 4 and label_similarity(want, got) >= LABEL_MATCH:
+        return 1.0  # a short label said another way: 'Y1' for 'Year 1', 'Wk 14' for 'W14'
     figures = figure_credit(want, got)
     terms = _terms(want)
     if terms:
