@@ -115,3 +115,12 @@ def main(argv: list[str] | None = None) -> Any:
 
 if __name__ == "__main__":
     main()
+
+
+def exit_code(argv: list[str]) -> int:
+    """Run the CLI on ``argv`` in this process and return its exit code instead of exiting (tests, embedding)."""
+    try:
+        main(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0

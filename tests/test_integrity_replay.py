@@ -14,18 +14,10 @@ import pytest
 from modylbench.record import GENESIS
 from modylbench.scenarios import load_path
 from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator.cli import main
+from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
-
-
-def _cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +38,7 @@ def _copy(session: Path, tmp_path: Path, edit: Callable[[Path], None]) -> Path:
 
 def _replay(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     capsys.readouterr()
-    code = _cli(["replay", str(folder), "--scenarios", str(MINI)])
+    code = exit_code(["replay", str(folder), "--scenarios", str(MINI)])
     err = capsys.readouterr().err
     assert "Traceback" not in err
     return code, err
@@ -182,7 +174,7 @@ def test_replay_refuses_a_folder_another_process_is_writing(session: Path, tmp_p
 
 def test_the_same_agent_named_twice_is_one_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "runs"
-    assert _cli(["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "oracle",
+    assert exit_code(["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "oracle",
                  "--transport", "inproc", "--concurrency", "2", "--out", str(out)]) == 0
     card = json.loads((out / "scorecard.json").read_text())
     assert [e["model_id"] for e in card["scenarios"]] == ["oracle"]

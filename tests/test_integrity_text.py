@@ -13,19 +13,11 @@ from modylbench.record import RecordIntegrityError, read_record, valid_text
 from modylbench.record._store import GENESIS, canonical
 from modylbench.scenarios import load_path
 from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator.cli import main
+from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 CORRECT = ROOT / "fixtures" / "responses" / "correct.jsonl"
-
-
-def _cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 class SurrogateSender(ReferenceAgent):
@@ -88,7 +80,7 @@ def test_evaluate_with_a_lone_surrogate_writes_the_report(tmp_path: Path, capsys
     src = tmp_path / "responses.jsonl"
     src.write_text(json.dumps(line) + "\n", encoding="utf-8")  # ensure_ascii: the escapes stay escapes
     out = tmp_path / "out"
-    code = _cli(["evaluate", "--responses", str(src), "--output", str(out / "scorecard.json"), "--quiet"])
+    code = exit_code(["evaluate", "--responses", str(src), "--output", str(out / "scorecard.json"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "Traceback" not in err

@@ -17,19 +17,11 @@ from pathlib import Path
 import pytest
 
 from modylbench.record import RecordWriter, SessionBusyError, SessionLock
-from modylbench.simulator.cli import main
+from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 CLI = [sys.executable, "-m", "modylbench.simulator.cli"]
-
-
-def _cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 def _until(condition: object, timeout: float, what: str) -> None:
@@ -80,7 +72,7 @@ def test_a_session_folder_has_one_writer_at_a_time(tmp_path: Path, capsys: pytes
         with pytest.raises(SessionBusyError, match=f"pid {holder.pid}"):
             RecordWriter(folder)
         capsys.readouterr()
-        code = _cli(["run", "mini_fixture", "--scenarios", str(MINI), "--transport", "inproc",
+        code = exit_code(["run", "mini_fixture", "--scenarios", str(MINI), "--transport", "inproc",
                      "--out", str(tmp_path / "runs")])
         err = capsys.readouterr().err
         assert code == 2 and "being written by another process" in err and f"pid {holder.pid}" in err
@@ -125,7 +117,7 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
     assert all(not json.loads((f / "manifest.json").read_text())["complete"] for f in folders)
 
     capsys.readouterr()
-    assert _cli([*args, "--transport", "inproc"]) == 0
+    assert exit_code([*args, "--transport", "inproc"]) == 0
     err = capsys.readouterr().err
     for folder in folders:
         assert f"{folder} held an incomplete session" in err
@@ -143,7 +135,7 @@ def test_serve_refuses_a_folder_another_process_writes(tmp_path: Path, capsys: p
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         capsys.readouterr()
-        code = _cli(["serve", "mini_fixture", "--scenarios", str(MINI), "--out", str(folder), "--port", "0"])
+        code = exit_code(["serve", "mini_fixture", "--scenarios", str(MINI), "--out", str(folder), "--port", "0"])
         err = capsys.readouterr().err
         assert code == 2 and "being written by another process" in err and "Traceback" not in err
         assert not (folder / "record.jsonl").exists()

@@ -14,7 +14,7 @@ from modylbench.agents._reference import ReferenceAgent
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
 from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator.cli import main
+from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
@@ -87,7 +87,7 @@ def test_gaming_agents_stay_below_peer(scenario_id: str, agent: str, tmp_path: P
 def test_replay_reproduces_the_scorecard_and_refuses_tampering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "s"
     _run("financial_analyst_lbo_model", "oracle", folder, turns=10)
-    code = _cli(["replay", str(folder)])
+    code = exit_code(["replay", str(folder)])
     err = capsys.readouterr().err
     assert code == 0 and "matches the scorecard the run wrote" in err
     assert json.loads((folder / "replay-scorecard.json").read_text()) == json.loads((folder / "scorecard.json").read_text())
@@ -96,7 +96,7 @@ def test_replay_reproduces_the_scorecard_and_refuses_tampering(tmp_path: Path, c
     data = bytearray((tampered / "record.jsonl").read_bytes())
     data[len(data) // 2] ^= 0x01
     (tampered / "record.jsonl").write_bytes(bytes(data))
-    code = _cli(["replay", str(tampered)])
+    code = exit_code(["replay", str(tampered)])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: record refused: record.jsonl:")
     assert "Traceback" not in err
@@ -152,24 +152,24 @@ def test_run_command_slice_and_resume(tmp_path: Path, capsys: pytest.CaptureFixt
     out = tmp_path / "runs"
     args = ["run", "financial_analyst_lbo_model", "--agent", "oracle", "--agent", "polite", "--transport", "inproc",
             "--turns", "3", "--out", str(out)]
-    assert _cli(args) == 0
+    assert exit_code(args) == 0
     captured = capsys.readouterr()
     card = json.loads((out / "scorecard.json").read_text())
     scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}
     assert scores["oracle"] >= 9.0 and scores["polite"] < 6.0
     assert "max_turns" in card["scenarios"][0]["flags"]
     assert "scorecard:" in captured.out
-    assert _cli(args) == 0
+    assert exit_code(args) == 0
     assert "already complete" in capsys.readouterr().err
 
 
 def test_unknown_agent_and_scenario_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _cli(["run", "nope", "--out", str(tmp_path)]) == 2
+    assert exit_code(["run", "nope", "--out", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith("error: unknown scenario 'nope'")
-    assert _cli(["run", "financial_analyst_lbo_model", "--agent", "wizard", "--transport", "inproc",
+    assert exit_code(["run", "financial_analyst_lbo_model", "--agent", "wizard", "--transport", "inproc",
                  "--out", str(tmp_path)]) == 2
     assert "unknown agent 'wizard'" in capsys.readouterr().err
-    assert _cli(["replay", str(tmp_path / "missing")]) == 2
+    assert exit_code(["replay", str(tmp_path / "missing")]) == 2
 
 
 def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
@@ -190,14 +190,6 @@ def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
     assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0
 
 
-def _cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
 def test_resolve_scenarios_has_all_six() -> None:
     assert len(resolve_scenarios()) == 6
 
@@ -208,7 +200,7 @@ def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
     out = tmp_path / "runs"
     args = ["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent", "polite",
             "--transport", "webrtc", "--concurrency", "2", "--out", str(out)]
-    assert _cli(args) == 0
+    assert exit_code(args) == 0
     err = capsys.readouterr().err
     card = json.loads((out / "scorecard.json").read_text())
     scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}

@@ -18,18 +18,10 @@ from modylbench.record._doc import products_json
 from modylbench.scenarios import ScenarioLoadError, load_builtin, resolve_scenarios, to_public
 from modylbench.scenarios import builtin as builtins
 from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator.cli import main
+from modylbench.simulator.cli import exit_code
 
 SCENARIOS = {s.scenario_id: s for s in load_builtin()}
 LBO = SCENARIOS["financial_analyst_lbo_model"]
-
-
-def _cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 def _run(agent: str, folder: Path, turns: int | None = None) -> Any:
@@ -86,7 +78,7 @@ def test_oracle_fills_the_templates_and_still_scores_top(tmp_path: Path) -> None
 
 def test_turns_played_is_written_by_a_turns_slice(tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    assert _cli(["run", LBO.scenario_id, "--transport", "inproc", "--turns", "2", "--out", str(out)]) == 0
+    assert exit_code(["run", LBO.scenario_id, "--transport", "inproc", "--turns", "2", "--out", str(out)]) == 0
     line = json.loads((out / f"{LBO.scenario_id}__oracle" / "responses.jsonl").read_text())
     assert line["turns_played"] == 2
 
@@ -126,7 +118,7 @@ def test_a_builder_without_seeds_is_a_one_line_error(monkeypatch: pytest.MonkeyP
     with pytest.raises(ScenarioLoadError, match="cannot build fresh instances yet"):
         builtins.build(LBO.scenario_id, 3)
     assert builtins.build(LBO.scenario_id, 0) == LBO  # seed 0 still reads the data file
-    assert _cli(["export-dataset", "/nonexistent-never-written", "--seed", "3"]) == 2
+    assert exit_code(["export-dataset", "/nonexistent-never-written", "--seed", "3"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {LBO.scenario_id}: this built-in scenario cannot build fresh instances yet")
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -135,15 +127,15 @@ def test_a_builder_without_seeds_is_a_one_line_error(monkeypatch: pytest.MonkeyP
 def test_seed_flags_reach_the_builder_and_the_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sid = _seeded()
     out = tmp_path / "runs"
-    assert _cli(["run", sid, "--transport", "inproc", "--turns", "2", "--seed", "5", "--out", str(out)]) == 0
+    assert exit_code(["run", sid, "--transport", "inproc", "--turns", "2", "--seed", "5", "--out", str(out)]) == 0
     folder = out / f"{sid}__oracle__seed5"
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["seed"] == 5 and manifest["seeds"]["scenario"] == 5
     capsys.readouterr()
-    assert _cli(["replay", str(folder)]) == 0
+    assert exit_code(["replay", str(folder)]) == 0
     assert "matches the scorecard the run wrote" in capsys.readouterr().err
     export = tmp_path / "export"
-    assert _cli(["export-dataset", str(export), "--seed", "5"]) == 0
+    assert exit_code(["export-dataset", str(export), "--seed", "5"]) == 0
     rows = {json.loads(line)["scenario_id"]: json.loads(line)
             for line in (export / "data" / "test.jsonl").read_text().splitlines()}
     assert rows[sid] == json.loads(json.dumps(to_public(builtins.build(sid, 5))))
@@ -154,7 +146,7 @@ def test_seed_flags_reach_the_builder_and_the_manifest(tmp_path: Path, capsys: p
     assert products and all(p.get("template") for p in products)
     for flag_cmd in (["run"], ["serve"], ["export-dataset"], ["replay"]):
         capsys.readouterr()
-        _cli([*flag_cmd, "--help"])
+        exit_code([*flag_cmd, "--help"])
         help_text = capsys.readouterr().out
         # replay takes no --seed option: it reads the manifest's.
         assert bool(re.search(r"^\s+--seed\b", help_text, re.M)) == (flag_cmd != ["replay"]), flag_cmd
