@@ -324,7 +324,8 @@ class AgentSession:
                     self._send_nowait(
                         "files", dumps({"type": "file_ack", "id": header.file_id, "sha256": header.sha256})
                     )
-                    self._emit(FileReceived(now, header.file_id, header.name, header.media_type, content))
+                    # The agent gets immutable bytes (one copy, on the agent's side of the meeting).
+                    self._emit(FileReceived(now, header.file_id, header.name, header.media_type, bytes(content)))
             elif kind in ("file_ack", "file_error"):
                 fut = self._pushes.get(str(obj.get("id")))
                 if fut is not None and not fut.done():

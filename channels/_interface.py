@@ -164,7 +164,8 @@ class AgentFile:
     media_type: str
     size: int
     sha256: str
-    data: bytes
+    data: bytes | bytearray
+    """The received file as assembled (not copied on the event loop)."""
     ok: bool
     reason: str = ""
 

@@ -145,7 +145,7 @@ class RecordWriter:
         self.seq += 1
         return h
 
-    def attach(self, data: bytes, media_type: str) -> Attachment:
+    def attach(self, data: bytes | bytearray, media_type: str) -> Attachment:
         """Store bytes under their hash (once) and return the reference."""
         digest = hashlib.sha256(data).hexdigest()
         target = self.folder / ATTACHMENTS_DIR / digest

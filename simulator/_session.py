@@ -140,7 +140,7 @@ class SessionRecorder:
             except Exception:  # noqa: BLE001 - a display must never break the record
                 logger.exception("progress hook failed")
 
-    def attach(self, data: bytes, media_type: str) -> Attachment:
+    def attach(self, data: bytes | bytearray, media_type: str) -> Attachment:
         """Store bytes as an attachment."""
         return self.writer.attach(data, media_type)
 
@@ -288,7 +288,7 @@ class _Pump:
             if isinstance(ev, AgentDisconnected):
                 return
 
-    async def store(self, data: bytes, media_type: str) -> Attachment:
+    async def store(self, data: bytes | bytearray, media_type: str) -> Attachment:
         """Store a received file as an attachment; a large one is hashed and written in a worker thread
         (hashlib and file writes release the GIL): a 50 MB file stored on the event loop held it 40-160 ms
         and made up to 20 persona audio frames late, by up to 309 ms (issue 14, item 6)."""
