@@ -47,11 +47,20 @@ def _children(pid: int) -> set[int]:
 
 
 def _alive(pid: int) -> bool:
+    """Any thread of the process still running: a killed process's leader turns zombie while its other
+    threads are still exiting, and until the last one has gone its files (and the session lock) are open."""
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
         return False
-    return state != "Z"
+    for task in tasks:
+        try:
+            state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            return True
+    return False
 
 
 HOLDER = """
