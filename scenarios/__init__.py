@@ -1,6 +1,6 @@
 """Scenario schema, loaders, programmatic checks and the built-in scenarios (the dependency leaf)."""
 
-from modylbench.scenarios._align import MISSING, Aligner, leaves, subtree_credit, text_credit, value_credit
+from modylbench.scenarios._align import MISSING, Aligner, leaves, text_credit, value_credit
 from modylbench.scenarios._briefing import briefing, deliverables
 from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check, text_of
 from modylbench.scenarios._loader import (
@@ -70,7 +70,7 @@ __all__ = [
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
     "ScenarioLoadError", "Slide", "TableSpec", "Turn", "Verification", "VerificationCriterion",
     "MISSING", "Aligner", "Quantity", "has_term", "label_similarity", "leaves", "normal_text", "number_matches",
-    "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "spoken_to_digits", "subtree_credit",
+    "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "spoken_to_digits",
     "text_credit", "text_of", "text_words", "unit_family", "value_credit",
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",
     "apply_mutation", "apply_mutations", "delete_at", "as_number", "builtin_ids", "cell_value", "load_builtin",

@@ -408,22 +408,3 @@ def leaves(v: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], An
         elif not isinstance(x, dict | list):
             out.append((p, x))
     return out
-
-
-def subtree_credit(aligner: Aligner, tokens: tuple[str, ...], want: Any) -> float:
-    """Mean leaf credit of the reference value ``want`` standing at ``tokens``, looked up in the agent's product."""
-    ls = leaves(want, tokens)
-    if not ls:
-        got = aligner.resolve(tokens)
-        if want in ({}, []):
-            return 1.0 if isinstance(got, dict | list) else 0.0
-        return value_credit(want, got)
-    total = 0.0
-    for p, w in ls:
-        total += value_credit(w, aligner.resolve(p), aligner.unit_at(p))
-    return total / len(ls)
-
-
-def resolve_meaning(content: Any, pointer: str, reference: Any = None, template: ProductTemplate | None = None) -> Any:
-    """The agent's value at a reference pointer (exact path first, then by labels); MISSING if absent."""
-    return Aligner(reference if reference is not None else content, content, template).resolve_pointer(pointer)

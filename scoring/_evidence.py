@@ -32,6 +32,7 @@ from modylbench.scenarios import (
     set_at,
     value_credit,
 )
+from modylbench.scoring._mutations import expected_value
 
 logger = logging.getLogger(__name__)
 
@@ -52,13 +53,6 @@ class EditEvidence:
     @property
     def counts(self) -> bool:
         return self.status in ("on_time", "kept")
-
-
-def expected_value(e: ExpectedMutation) -> Any:
-    """The value an expected mutation writes (a create without a value writes an empty object)."""
-    if e.mutation_type == "create" and e.value is None:
-        return {}
-    return e.value if e.value is not None else e.expected_value
 
 
 def references(scenario: Scenario) -> dict[str, Any]:

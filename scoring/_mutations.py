@@ -7,7 +7,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from modylbench.record import Mutation, ScenarioResponses
+from modylbench.record import Mutation
 from modylbench.scenarios import (
     ExpectedMutation,
     Scenario,
@@ -48,11 +48,6 @@ def expected_value(e: ExpectedMutation) -> Any:
     return e.value if e.value is not None else e.expected_value
 
 
-def mutation_matches(m: Mutation, e: ExpectedMutation) -> bool:
-    """Same product and path, and the value written equals the expected value."""
-    return m.product_id == e.product_id and m.path == e.path and values_equal(m.new_value, expected_value(e))
-
-
 def match_trajectory(trajectory: list[Mutation], expected: list[ExpectedMutation]) -> list[int | None]:
     """For each trajectory mutation, the index of the expected mutation it matches (one-to-one, in order)."""
     by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -82,61 +77,6 @@ def _reverting(trajectory: list[Mutation], i: int) -> int | None:
         if later.product_id == m.product_id and later.path == m.path:
             return j if values_equal(later.new_value, m.old_value) else None
     return None
-
-
-def derive_trajectory(responses: ScenarioResponses, scenario: Scenario) -> list[Mutation] | None:
-    """A trajectory from per-turn product snapshots, when the responses carry them and no trajectory.
-
-    Only the appearance of a product and changes at the paths the expected mutations address are
-    visible this way; None when no turn carries products.
-    """
-    turns = sorted(responses.turns, key=lambda t: t.turn_index)
-    if not any(t.work_products for t in turns):
-        return None
-    paths: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for e in scenario.expected_mutations:
-        if e.path and (e.path, e.mutation_type) not in paths[e.product_id]:
-            paths[e.product_id].append((e.path, e.mutation_type))
-    previous: dict[str, Any] = {}
-    out: list[Mutation] = []
-    for t in turns:
-        current = dict(previous)
-        for wp in t.work_products:
-            if wp.product_id:
-                current[wp.product_id] = wp.content
-        for pid, content in current.items():
-            before = previous.get(pid, _ABSENT)
-            if before is _ABSENT:
-                out.append(
-                    Mutation(
-                        turn_index=t.turn_index,
-                        product_id=pid,
-                        mutation_type="create",
-                        path="",
-                        old_value=None,
-                        new_value=content,
-                    )
-                )
-                before = None
-            for path, mtype in paths.get(pid, ()):
-                old = resolve(before, path, _ABSENT) if before is not None else _ABSENT
-                new = resolve(content, path, _ABSENT)
-                if new is _ABSENT and old is _ABSENT:
-                    continue
-                if old is not _ABSENT and new is not _ABSENT and values_equal(old, new, 0.0):
-                    continue
-                out.append(
-                    Mutation(
-                        turn_index=t.turn_index,
-                        product_id=pid,
-                        mutation_type=mtype,  # type: ignore[arg-type]
-                        path=path,
-                        old_value=None if old is _ABSENT else old,
-                        new_value=None if new is _ABSENT else new,
-                    )
-                )
-        previous = current
-    return out
 
 
 def compute_metrics(trajectory: list[Mutation] | None, scenario: Scenario, source: str) -> MutationMetrics:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -63,34 +62,3 @@ async def test_leaving_during_the_last_turn_is_a_disconnect(tmp_path: Path, leav
 async def test_an_agent_that_stays_to_the_end_completes(tmp_path: Path) -> None:
     result = await _meeting(tmp_path, leave_in=99)
     assert result.termination_reason == "completed"
-
-
-async def test_meeting_end_tells_the_agent_the_records_reason(tmp_path: Path) -> None:
-    """A --turns slice ends as max_turns in the record, and the agent is told max_turns, not completed."""
-    from modylbench.agents._client import MeetingClient
-    from modylbench.channels._agentside import MeetingEnded
-
-    clock = VirtualClock()
-    link = InProcessMeeting(clock)
-    speech = make_engine("espeak")
-    agent = OracleAgent(MINI)
-    told: list[str] = []
-
-    async def agent_side() -> None:
-        client = await join_inprocess(link, synthesize=speech.synthesize, receive_audio=False)
-        events = client.events
-
-        async def watched() -> Any:
-            async for ev in events():
-                if isinstance(ev, MeetingEnded):
-                    told.append(ev.reason)
-                yield ev
-
-        client.events = watched  # type: ignore[method-assign]
-        assert isinstance(client, MeetingClient)
-        await agent.run(client)
-
-    result, _ = await asyncio.gather(
-        run_meeting(link, MINI, "oracle", tmp_path, clock, speech, MeetingOptions(turns=2)), agent_side())
-    assert result.termination_reason == "max_turns"
-    assert told == ["max_turns"]

@@ -12,11 +12,12 @@ import numpy as np
 from modylbench.agents import TurnClosed, TurnEnded, join_inprocess
 from modylbench.agents._reference import OracleAgent
 from modylbench.channels import InProcessMeeting, VirtualClock
+from modylbench.channels._agentside import MeetingEnded
 from modylbench.personas import make_engine
 from modylbench.record import attachment_path, read_record
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import load_path
-from modylbench.simulator._session import MeetingResult, run_meeting
+from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]
@@ -38,12 +39,15 @@ class Scripted(OracleAgent):
             await self.client.chat("No, it is 2.0 million.")
 
 
-async def _meeting(folder: Path) -> tuple[MeetingResult, list[object]]:
+async def _meeting(folder: Path, agent: OracleAgent | None = None,
+                   turns: int | None = None) -> tuple[MeetingResult, list[object], list[str]]:
+    """Play the mini scenario in process; returns the result, the turn events and the meeting_end reasons seen."""
     clock = VirtualClock()
     link = InProcessMeeting(clock)
     speech = make_engine("espeak")
-    agent = Scripted(MINI)
+    player = agent or Scripted(MINI)
     seen: list[object] = []
+    ended: list[str] = []
 
     async def agent_side() -> None:
         client = await join_inprocess(link, synthesize=speech.synthesize, receive_audio=False)
@@ -53,17 +57,20 @@ async def _meeting(folder: Path) -> tuple[MeetingResult, list[object]]:
             async for ev in events():
                 if isinstance(ev, TurnClosed | TurnEnded):
                     seen.append(ev)
+                elif isinstance(ev, MeetingEnded):
+                    ended.append(ev.reason)
                 yield ev
 
         client.events = spy  # type: ignore[method-assign]
-        await agent.run(client)
+        await player.run(client)
 
-    result, _ = await asyncio.gather(run_meeting(link, MINI, "scripted", folder, clock, speech), agent_side())
-    return result, seen
+    result, _ = await asyncio.gather(
+        run_meeting(link, MINI, "scripted", folder, clock, speech, MeetingOptions(turns=turns)), agent_side())
+    return result, seen, ended
 
 
 async def test_the_agent_is_told_when_and_why_its_window_closed(tmp_path: Path) -> None:
-    result, seen = await _meeting(tmp_path)
+    result, seen, _ended = await _meeting(tmp_path)
     assert result.termination_reason == "completed"
     closed = [e for e in seen if isinstance(e, TurnClosed)]
     assert [(e.turn_index, e.reason) for e in closed] == [
@@ -108,3 +115,10 @@ async def test_both_latencies_are_reported_and_latency_ms_is_the_first_response(
     assert rows[0]["latency_first"] == "chat" and rows[0]["latency_speech_ms"] is None
     assert rows[1]["latency_first"] == "speech" and rows[1]["latency_action_ms"] is None
     assert rows[3]["latency_ms"] is None and rows[3]["latency_first"] is None
+
+
+async def test_meeting_end_tells_the_agent_the_records_reason(tmp_path: Path) -> None:
+    """A --turns slice ends as max_turns in the record, and the agent is told max_turns, not completed."""
+    result, _seen, ended = await _meeting(tmp_path, OracleAgent(MINI), turns=2)
+    assert result.termination_reason == "max_turns"
+    assert ended == ["max_turns"]

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import AGENTS, OracleAgent
-from modylbench.scenarios import ExpectedMutation, Scenario, load_builtin
+from modylbench.agents._reference import AGENTS
+from modylbench.scenarios import Scenario, load_builtin
 from modylbench.simulator._runner import RunSpec, run_one, score_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,35 +32,8 @@ def _suite() -> Any:
 SUITE = _suite()
 
 
-def _styled(line: dict[str, Any]) -> type[OracleAgent]:
-    """An agent class that plays one responses line of the suite live: its edits, chat and speech per turn."""
-
-    class Styled(OracleAgent):
-        name = "styled"
-
-        async def respond(self, turn_index: int) -> None:
-            assert self.client is not None
-            for m in line.get("mutation_trajectory") or []:
-                if m["turn_index"] != turn_index:
-                    continue
-                self.apply(ExpectedMutation(
-                    turn_index=turn_index, product_id=m["product_id"], mutation_type=m["mutation_type"],
-                    path=m["path"], value=m["new_value"],
-                ))
-                await self.flush_doc()
-            said = next((t for t in line["turns"] if t["turn_index"] == turn_index), None)
-            if said is not None:
-                for text in said.get("chat_messages", []):
-                    await self.client.chat(text)
-                if said.get("agent_response"):
-                    await self.say(said["agent_response"])
-            await self.client.done(turn_index)
-
-    return Styled
-
-
 def _play(sc: Scenario, style: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setitem(AGENTS, "styled", _styled(SUITE.STRATEGIES[style](sc)))
+    monkeypatch.setitem(AGENTS, "styled", SUITE.live_agent(SUITE.STRATEGIES[style](sc)))
     asyncio.run(run_one(RunSpec(sc, "styled", folder, transport="inproc")))
     return score_session(folder, SCENARIOS, ["offline"]).scenarios[0]
 
