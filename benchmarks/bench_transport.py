@@ -8,6 +8,7 @@ buffer), screen frames and CPU per meeting on each side.
 
     python benchmarks/bench_transport.py --n 1 4 8 --seconds 10 --repeat 3
     python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
+    python benchmarks/bench_transport.py --agent-push 50 --repeat 3   # persona audio while an agent floods 50 MB
 """
 
 from __future__ import annotations
@@ -241,6 +242,81 @@ async def file_cost(megabytes: int = 4, repeat: int = 3) -> None:
         await asyncio.wait_for(drainer, 5)
 
 
+async def hostile_push(spec: dict[str, str], megabytes: int) -> None:
+    """Child process: an agent that pushes ``megabytes`` on the files channel with no pacing at all."""
+    import secrets
+
+    from modylbench.agents import Disconnected, MeetingEnded, join
+    from modylbench.channels._wire import FILE_CHUNK, FileHeader, chunk_frame, dumps, sha256_hex
+
+    client = await join(spec["url"], spec["token"])
+    data = os.urandom(megabytes * 1_000_000)
+    header = FileHeader(secrets.token_hex(8), "flood.bin", "application/octet-stream", len(data),
+                        await sha256_hex(data))  # fmt: skip
+    pipe = client.session.pipes["files"]
+    await asyncio.sleep(1.0)  # the persona is speaking by now
+    t0 = time.monotonic()
+    await pipe.send(dumps(header.to_json()))
+    for i in range(0, len(data), FILE_CHUNK):
+        await pipe.send(chunk_frame(header.file_id, data[i : i + FILE_CHUNK]))
+    await pipe.send(dumps({"type": "file_end", "id": header.file_id}))
+    await client.chat(json.dumps({"push_s": time.monotonic() - t0}))
+    async for ev in client.events():
+        if isinstance(ev, MeetingEnded | Disconnected):
+            break
+    await client.leave()
+
+
+async def agent_push(megabytes: int, seconds: float) -> dict[str, float]:
+    """One meeting; the persona speaks without pause while the agent floods the files channel."""
+    from modylbench.channels import AgentFile, WebRTCMeeting
+
+    clock = WallClock()
+    async with SignalingServer() as server:
+        m = server.create_meeting(clock)
+        assert isinstance(m, WebRTCMeeting)
+        speech = fallback_speech("revenue grew four percent while costs stayed flat")
+        child = subprocess.Popen([sys.executable, __file__, "--push-child", str(megabytes)], stdin=subprocess.PIPE,
+                                 text=True, stderr=subprocess.DEVNULL)  # fmt: skip
+        assert child.stdin is not None
+        child.stdin.write(json.dumps({"url": m.url, "token": m.token}))
+        child.stdin.close()
+        await m.wait_connected()
+        m.audio_track.stats.frames, m.audio_track.stats.late_frames, m.audio_track.stats.max_late = 0, 0, 0.0
+        got: dict[str, float] = {}
+
+        async def listen() -> None:
+            async for ev in m.events():
+                if isinstance(ev, AgentFile):
+                    got["received_mb"] = len(ev.data) / 1e6
+                elif isinstance(ev, AgentChat):
+                    got.update(json.loads(ev.text))
+                elif isinstance(ev, AgentDisconnected):
+                    return
+
+        listener = asyncio.create_task(listen())
+        end = clock.now() + seconds
+        while clock.now() < end or "received_mb" not in got and clock.now() < end + 60:
+            pb = await m.play(speech)
+            await pb.ended
+        stats = m.audio_track.stats
+        await m.close()
+        await asyncio.wait_for(listener, 5)
+        child.wait(timeout=30)
+    return {"audio_frames": stats.frames, "late_frames": stats.late_frames, "max_late_ms": stats.max_late * 1000,
+            "push_s": got.get("push_s", float("nan")), "received_mb": got.get("received_mb", 0.0)}  # fmt: skip
+
+
+async def agent_push_main(megabytes: int, seconds: float, repeat: int) -> None:
+    rows = []
+    for r in range(repeat):
+        rows.append(await agent_push(megabytes, seconds))
+        print(f"run {r + 1}: " + " ".join(f"{k}={v:.1f}" for k, v in rows[-1].items()), flush=True)
+    if repeat > 1:
+        print("median: " + " ".join(f"{k}={statistics.median(row[k] for row in rows):.1f}" for k in rows[0]),
+              f"  worst late frames: {max(row['late_frames'] for row in rows):.0f}")  # fmt: skip
+
+
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
@@ -248,8 +324,15 @@ if __name__ == "__main__":
     p.add_argument("--repeat", type=int, default=1, help="runs per N; with more than one a median row follows")
     p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--file-cost", action="store_true", help="instead: CPU per MB of a file push (SCTP)")
+    p.add_argument("--agent-push", type=int, metavar="MB",
+                   help="instead: persona audio lateness while the agent pushes MB megabytes unpaced")  # fmt: skip
+    p.add_argument("--push-child", type=int, help=argparse.SUPPRESS)
     a = p.parse_args()
-    if a.file_cost:
+    if a.push_child:
+        asyncio.run(hostile_push(json.loads(sys.stdin.read()), a.push_child))
+    elif a.agent_push:
+        asyncio.run(agent_push_main(a.agent_push, a.seconds, a.repeat))
+    elif a.file_cost:
         asyncio.run(file_cost())
     elif a.agents:
         asyncio.run(agent_main(json.loads(sys.stdin.read())))
