@@ -69,6 +69,12 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
     return scenario
 
 
+def data_text(scenario: Scenario) -> str:
+    """The committed data file's text for ``scenario``: the full model as readable nested JSON (the public
+    format, with its stringified ``metadata``, is written only by ``export-dataset``)."""
+    return json.dumps(scenario.model_dump(mode="json", exclude_defaults=True), indent=1, ensure_ascii=False) + "\n"
+
+
 def committed(scenario_id: str) -> Scenario | None:
     """The published instance from the package's committed data file (None if the file is missing)."""
     from modylbench.scenarios._loader import parse_scenario

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from modylbench.scenarios._public import to_public
-from modylbench.scenarios.builtin import available, generate
+from modylbench.scenarios.builtin import available, data_text, generate
 
 
 def dump(scenario_id: str) -> str:
     """The committed text of a built-in scenario's data file."""
-    return json.dumps(to_public(generate(scenario_id)), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    return data_text(generate(scenario_id))
 
 
 def main(argv: list[str]) -> int:

@@ -27,7 +27,7 @@ from modylbench.scenarios import (
     set_at,
 )
 from modylbench.scenarios._public import to_public
-from modylbench.scenarios.builtin import lbo
+from modylbench.scenarios.builtin import data_text, lbo
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{lbo.SCENARIO_ID}.json"
@@ -390,7 +390,7 @@ def test_build_is_deterministic(base: Scenario) -> None:
 
 def test_seed_zero_is_the_committed_data_file(base: Scenario) -> None:
     committed = DATA_FILE.read_text(encoding="utf-8")
-    assert committed == json.dumps(to_public(base), indent=1, ensure_ascii=False) + "\n", (
+    assert committed == data_text(base), (
         f"run: python -m modylbench.scenarios.builtin {lbo.SCENARIO_ID}"
     )
 
