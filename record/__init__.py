@@ -23,6 +23,7 @@ from modylbench.record._events import (
     parse_event,
     valid_text,
 )
+from modylbench.record._folder import SessionFolder
 from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
 from modylbench.record._store import (
     GENESIS,
@@ -34,11 +35,12 @@ from modylbench.record._store import (
     attachment_path,
     read_record,
 )
+from modylbench.record._version import package_version
 
 __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "Attachment", "ChatMessage", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
-    "ScreenFrame", "SessionBusyError", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
-    "attachment_path", "parse_event", "read_record", "valid_text",
+    "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
+    "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
 ]

@@ -1,9 +1,10 @@
 """The append-only, hash-chained session record on disk, and its attachments.
 
-Layout of a session folder: ``record.jsonl`` (one envelope per line:
+The record is ``record.jsonl`` (one envelope per line:
 ``{"seq", "prev", "hash", "data"}`` where ``hash = sha256(prev + "\\n" + canonical(data))``),
-``attachments/<sha256>`` and ``session.lock``, held by the one process writing the folder. A crash
-loses at most the line being written; a changed byte breaks the chain.
+beside ``attachments/<sha256>`` and ``session.lock``, held by the one process writing the folder
+(names in ``SessionFolder``). A crash loses at most the line being written; a changed byte breaks
+the chain.
 """
 
 from __future__ import annotations
@@ -20,12 +21,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from modylbench.record._events import Attachment, parse_event
+from modylbench.record._folder import SessionFolder
 
 logger = logging.getLogger(__name__)
 
-RECORD_FILE = "record.jsonl"
-ATTACHMENTS_DIR = "attachments"
-LOCK_FILE = "session.lock"
 GENESIS = "0" * 64
 MAX_RECORD_LINE = 64 * 1024 * 1024
 MAX_EVENT_DEPTH = 16
@@ -64,7 +63,7 @@ class SessionLock:
             self._owned = True
             return self
         self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(SessionFolder(self.folder).lock, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             _lock_fd(fd)
         except OSError as exc:
@@ -123,8 +122,9 @@ class RecordWriter:
         self.folder = Path(folder)
         self._lock = SessionLock(self.folder).acquire()
         try:
-            (self.folder / ATTACHMENTS_DIR).mkdir(exist_ok=True)
-            self._path = self.folder / RECORD_FILE
+            self._files = SessionFolder(self.folder)
+            self._files.attachments.mkdir(exist_ok=True)
+            self._path = self._files.record
             if self._path.exists() and self._path.stat().st_size > 0:
                 raise FileExistsError(f"{self._path} already holds a record; use a new session folder")
             self._fh = self._path.open("w", encoding="utf-8")
@@ -148,7 +148,7 @@ class RecordWriter:
     def attach(self, data: bytes | bytearray, media_type: str) -> Attachment:
         """Store bytes under their hash (once) and return the reference."""
         digest = hashlib.sha256(data).hexdigest()
-        target = self.folder / ATTACHMENTS_DIR / digest
+        target = self._files.attachment(digest)
         if not target.exists():
             tmp = target.with_suffix(".part")
             tmp.write_bytes(data)
@@ -195,7 +195,7 @@ def _nested_deeper_than(value: Any, limit: int) -> bool:
 
 def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRead:
     """Read and verify a session record; a cut last line is tolerated, any other damage is refused."""
-    path = Path(folder) / RECORD_FILE if Path(folder).is_dir() else Path(folder)
+    path = SessionFolder(folder).record if Path(folder).is_dir() else Path(folder)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no session record here")
     out = RecordRead()
@@ -256,4 +256,4 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
 
 def attachment_path(folder: str | os.PathLike[str], att: Attachment) -> Path:
     """Where an attachment's bytes are stored."""
-    return Path(folder) / ATTACHMENTS_DIR / att.sha256
+    return SessionFolder(folder).attachment(att.sha256)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import Mutation, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record import Mutation, ScenarioResponses, TurnResponse, WorkProduct, package_version
 from modylbench.scenarios import (
     CheckResult,
     ExpectedOutput,
@@ -37,17 +37,6 @@ from modylbench.scoring._models import (
 from modylbench.scoring._mutations import compute_metrics
 
 logger = logging.getLogger(__name__)
-
-
-
-def package_version() -> str:
-    """The installed modylbench version."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("modylbench")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 @dataclass

@@ -14,18 +14,14 @@ from typing import Any
 
 import click
 
+from modylbench.record import SessionFolder
 from modylbench.scenarios import MAX_ID_CHARS
 from modylbench.scoring import INCOMPLETE_EXIT
+from modylbench.simulator._cli_common import check_judges, judge_option, owning, score_and_print, write_report
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
 logger = logging.getLogger(__name__)
-
-judge_option = click.option(
-    "--judge", "judges", multiple=True, metavar="SPEC",
-    help="Judge for the panel: offline (default), openai/MODEL or openai/MODEL@BASE_URL. Repeatable.",
-)
-
 
 class Progress:
     """Live turn/phase/channel display on a terminal; silent otherwise."""
@@ -124,7 +120,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     if speed is not None and transport != "inproc":
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
     panel = list(judges) or ["offline"]
-    _check_judges(panel)
+    check_judges(panel)
     for agent in agents:
         if len(agent) > MAX_ID_CHARS:
             raise UserError(f"--agent {agent[:40]!r}...: an agent name is at most {MAX_ID_CHARS} characters")
@@ -179,15 +175,6 @@ def _clear_for_rerun(folder: Path) -> None:
         lock.release()
 
 
-def _check_judges(panel: list[str]) -> None:
-    from modylbench.scoring import JudgeSpecError, make_judges
-
-    try:
-        make_judges(panel)
-    except (JudgeSpecError, ValueError) as exc:
-        raise UserError(str(exc)) from None
-
-
 async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> None:
     from modylbench.simulator._runner import SessionWorkers, run_one
 
@@ -225,11 +212,11 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     all_responses = []
     sliced: dict[str, Any] = {}
     for spec in specs:
-        if not (spec.folder / "record.jsonl").exists():
+        if not SessionFolder(spec.folder).has_record():
             continue
-        with _owning(spec.folder):
+        with owning(spec.folder):
             card = score_session(spec.folder, scenarios, panel)
-            _write_report(card, spec.folder)
+            write_report(card, spec.folder)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
             resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
@@ -241,39 +228,18 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
 
     total = score(all_responses, sliced, make_judges(panel))
     out.mkdir(parents=True, exist_ok=True)
-    write_scorecard(total, out / "scorecard.json")
-    _write_report(total, out)
+    # The sweep's folder holds the aggregate under the same names a session folder uses.
+    files = SessionFolder(out)
+    write_scorecard(total, files.scorecard)
+    write_report(total, out)
     console = Console(stderr=False, width=None if sys.stdout.isatty() else 160)
     print_summary(total, console)
-    click.echo(f"scorecard: {out / 'scorecard.json'}")
-    if (out / "report.html").exists():
-        click.echo(f"report:    {out / 'report.html'}")
+    click.echo(f"scorecard: {files.scorecard}")
+    if files.report.exists():
+        click.echo(f"report:    {files.report}")
     if total.incomplete:
         # Judges left items unscored (an outage): the sessions are kept; scoring again resumes from the cache.
         sys.exit(INCOMPLETE_EXIT)
-
-
-def _write_report(card: Any, folder: Path) -> None:
-    try:
-        from modylbench.scoring._report import write_report
-    except ImportError:
-        return
-    try:
-        write_report([card], folder / "report.html", sessions=[folder] if (folder / "record.jsonl").exists() else [])
-    except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
-        logger.exception("could not write the report")
-
-
-def _score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], output: Path | None = None) -> Any:
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary
-    from modylbench.simulator._runner import score_session
-
-    card = score_session(folder, scenarios, panel, output=output)
-    print_summary(card, Console(width=None if sys.stdout.isatty() else 160))
-    click.echo(f"scorecard: {output or folder / 'scorecard.json'}")
-    return card
 
 
 @click.command("replay")
@@ -295,7 +261,7 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     from modylbench.simulator._runner import check_seal
 
     # Owned before it is read: a record still being written would look cut short.
-    with _owning(folder) if folder.is_dir() else contextlib.nullcontext():
+    with owning(folder) if folder.is_dir() else contextlib.nullcontext():
         try:
             read = read_record(folder)
         except FileNotFoundError as exc:
@@ -306,50 +272,30 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths)
 
 
-def _owning(folder: Path) -> Any:
-    """The session folder's lock, for writing into it; a folder another live process is writing is refused."""
-    from modylbench.record import SessionBusyError, SessionLock
-
-    try:
-        return SessionLock(folder).acquire()
-    except SessionBusyError as exc:
-        raise UserError(f"{exc}; try again when that run has ended") from None
-    except PermissionError:  # a read-only copy of a session: nobody can be writing it
-        return contextlib.nullcontext()
-
-
 def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output: Path | None,
                      judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
     from modylbench.record import SessionStart
-    from modylbench.simulator._runner import SCORECARD
 
+    files = SessionFolder(folder)
     if not any(isinstance(e, SessionStart) for e in read.events):
-        raise UserError(f"record refused: {folder / 'record.jsonl'} has no session_start event")
-    manifest = _manifest(folder)
+        raise UserError(f"record refused: {files.record} has no session_start event")
+    manifest = files.read_manifest() or {}
     seed = manifest.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise UserError(f"{folder / 'manifest.json'}: seed {seed!r} is not a non-negative integer")
+        raise UserError(f"{files.manifest}: seed {seed!r} is not a non-negative integer")
     sid = manifest.get("scenario_id")
     scenarios = load_all(scenario_paths, seed, [sid] if isinstance(sid, str) and seed else None)
     panel = list(judges) or list(manifest.get("judges") or ["offline"])
-    _check_judges(panel)
+    check_judges(panel)
     click.echo(verdict + (" (its last line was cut: replaying up to the last complete event)"
                           if read.truncated else ""), err=True)
-    target = output or folder / "replay-scorecard.json"
-    card = _score_and_print(folder, scenarios, panel, output=target)
-    original = folder / SCORECARD
+    target = output or files.replay_scorecard
+    card = score_and_print(folder, scenarios, panel, output=target)
+    original = files.scorecard
     if sealed and original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
         same = json.loads(original.read_text()) == json.loads(target.read_text())
         click.echo("matches the scorecard the run wrote" if same else
                    "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)
-    _write_report(card, target.parent if output else folder)
+    write_report(card, target.parent if output else folder)
     if card.incomplete:
         sys.exit(INCOMPLETE_EXIT)
-
-
-def _manifest(folder: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((folder / "manifest.json").read_text())
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}

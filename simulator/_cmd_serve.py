@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from modylbench.simulator._cmd_run import _check_judges, _score_and_print, _write_report, judge_option
+from modylbench.record import SessionFolder
+from modylbench.simulator._cli_common import check_judges, judge_option, score_and_print, write_report
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
@@ -47,9 +48,9 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     scenarios = load_all(scenario_paths, seed, [scenario_id])
     scenario = pick(scenarios, scenario_id)
     panel = list(judges) or ["offline"]
-    _check_judges(panel)
+    check_judges(panel)
     folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
-    if (folder / "record.jsonl").exists():
+    if SessionFolder(folder).has_record():
         raise UserError(f"{folder} already holds a session; choose another --out")
     from modylbench.record import SessionBusyError, SessionLock
 
@@ -66,8 +67,8 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
 
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:
-    card = _score_and_print(folder, scenarios, panel)
-    _write_report(card, folder)
+    card = score_and_print(folder, scenarios, panel)
+    write_report(card, folder)
     return card
 
 
@@ -152,11 +153,11 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
                            "turns_played": result.turns_played})
         # Scoring runs beside the event loop so the page stays served and learns the result.
         card = await asyncio.to_thread(_score, folder, scenarios, panel)
-        report = folder / "report.html"
-        if report.is_file():
-            page.results["report.html"] = (report.read_bytes(), "text/html; charset=utf-8")
-        page.results["scorecard.json"] = ((folder / "scorecard.json").read_bytes(), "application/json")
-        page.feed.publish({"type": "scorecard", "summary": _summary(card), "report": "report.html" in page.results,
+        files = SessionFolder(folder)
+        if files.report.is_file():
+            page.results[files.REPORT_FILE] = (files.report.read_bytes(), "text/html; charset=utf-8")
+        page.results[files.SCORECARD_FILE] = (files.scorecard.read_bytes(), "application/json")
+        page.feed.publish({"type": "scorecard", "summary": _summary(card), "report": files.REPORT_FILE in page.results,
                            "session_folder": str(folder)})
         if linger > 0:
             click.echo(f"page stays up {linger:.0f}s for the scorecard and report (Ctrl-C to stop)", err=True)

@@ -8,7 +8,6 @@ concurrency and resume on top.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import signal
@@ -24,16 +23,14 @@ from modylbench.agents._reference import ReferenceAgent, make_agent
 from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.channels._clock import Clock
 from modylbench.personas import SpeechEngine, default_cache_dir, make_engine
-from modylbench.record import SessionLock, SessionStart, read_record
+from modylbench.record import SessionFolder, SessionLock, SessionStart, read_record
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario
 from modylbench.simulator._errors import UserError
-from modylbench.simulator._session import MANIFEST, MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
 
 logger = logging.getLogger(__name__)
 
-SCORECARD = "scorecard.json"
-RESPONSES = "responses.jsonl"
 AGENT_VOICE = "en-us+m3"
 
 
@@ -263,8 +260,9 @@ def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str
     responses, scenario = responses_for(folder, scenarios)
     scorecard = score([responses], {scenario.scenario_id: scenario}, make_judges(judges))
     if write:
-        (folder / RESPONSES).write_text(responses.model_dump_json() + "\n", encoding="utf-8")
-        write_scorecard(scorecard, output or (folder / SCORECARD))
+        files = SessionFolder(folder)
+        files.responses.write_text(responses.model_dump_json() + "\n", encoding="utf-8")
+        write_scorecard(scorecard, output or files.scorecard)
     return scorecard
 
 
@@ -275,35 +273,31 @@ def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
     a one-line account for an unsealed record (a run that did not finish); raises UserError when the
     record does not end where it was sealed.
     """
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = None
-    sealed = manifest.get("record_last_hash") if isinstance(manifest, dict) and manifest.get("complete") else None
+    files = SessionFolder(folder)
+    manifest = files.read_manifest()
+    sealed = manifest.get("record_last_hash") if manifest is not None and manifest.get("complete") else None
     n = len(read.events)
     if not isinstance(sealed, str):
         if n == 0:
             raise UserError(f"{folder}: the record is empty and unsealed: the run stopped before its meeting "
                             "started; there is nothing to replay")
         why = "holds no record_last_hash (the run did not finish)" if manifest is not None else "is missing or unreadable"
-        return False, (f"record NOT sealed: {MANIFEST} {why}, so lines cut off its end cannot be detected; "
+        return False, (f"record NOT sealed: {files.MANIFEST_FILE} {why}, so lines cut off its end cannot be detected; "
                        f"replaying its {n} events")
     if read.last_hash != sealed:
         ended = n and getattr(read.events[-1], "event", "") == "session_end"
         how = ("it was rewritten after it was sealed" if ended and not read.truncated
                else "it is shorter than what was sealed (lines were cut off its end)")
-        raise UserError(f"record refused: {MANIFEST} sealed the record at hash {sealed[:12]}…, but record.jsonl "
+        raise UserError(f"record refused: {files.MANIFEST_FILE} sealed the record at hash {sealed[:12]}…, but {files.RECORD_FILE} "
                         f"ends at event {n} with hash {read.last_hash[:12]}…: {how}")
     if read.truncated:
-        raise UserError(f"record refused: record.jsonl ends at the hash {MANIFEST} sealed, followed by a partial "
+        raise UserError(f"record refused: {files.RECORD_FILE} ends at the hash {files.MANIFEST_FILE} sealed, followed by a partial "
                         "line written after the seal")
-    return True, f"record verified: {n} events, hash chain intact and sealed ({MANIFEST} record_last_hash matches)"
+    return True, f"record verified: {n} events, hash chain intact and sealed ({files.MANIFEST_FILE} record_last_hash matches)"
 
 
 def session_complete(folder: Path) -> bool:
     """A finished, scored session (what a resumed sweep skips)."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return False
-    return bool(manifest.get("complete")) and (folder / SCORECARD).exists()
+    files = SessionFolder(folder)
+    manifest = files.read_manifest()
+    return manifest is not None and bool(manifest.get("complete")) and files.scorecard.exists()

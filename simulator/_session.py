@@ -14,7 +14,6 @@ import hashlib
 import io
 import json
 import logging
-import os
 import subprocess
 import traceback
 import wave
@@ -55,7 +54,9 @@ from modylbench.record import (
     FileTransfer,
     RecordWriter,
     SessionEnd,
+    SessionFolder,
     SessionStart,
+    package_version,
 )
 from modylbench.scenarios import Scenario, briefing, to_public
 
@@ -65,8 +66,6 @@ RECORDING_RATE = 16_000
 """Sample rate of the stereo recording (speech band; keeps a full meeting's WAV ~4 MB a minute)."""
 LARGE_ATTACHMENT = 256 * 1024
 """Received files at least this large are stored off the event loop (it paces media)."""
-MANIFEST = "manifest.json"
-RECORDING = "recording.wav"
 
 
 def scenario_hash(scenario: Scenario) -> str:
@@ -171,7 +170,7 @@ class SessionRecorder:
 
     def write_recording(self) -> Path:
         """Stereo WAV, persona left and agent right, aligned on the meeting clock (streamed, bounded memory)."""
-        path = self.folder / RECORDING
+        path = SessionFolder(self.folder).recording
         step = 48_000 // RECORDING_RATE
 
         tracks = [sorted(self.persona_audio, key=lambda x: x[0]), sorted(self.agent_audio, key=lambda x: x[0])]
@@ -387,7 +386,7 @@ async def run_meeting(
     turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
     rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)
     manifest: dict[str, Any] = {
-        "modylbench_version": _version(),
+        "modylbench_version": package_version(),
         "scenario_id": scenario.scenario_id,
         "scenario_hash": scenario_hash(scenario),
         "agent": agent_name,
@@ -402,7 +401,7 @@ async def run_meeting(
         "complete": False,
         **opts.extra_manifest,
     }
-    _write_manifest(folder, manifest)
+    SessionFolder(folder).write_manifest(manifest)
     act = AgentActivity()
     outgoing: asyncio.Queue[bytes] = asyncio.Queue()
 
@@ -523,7 +522,7 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
         "media": media,
         "complete": True,
     })
-    _write_manifest(rec.folder, manifest)
+    SessionFolder(rec.folder).write_manifest(manifest)
     return MeetingResult(rec.folder, reason, played, detail, media)
 
 
@@ -538,14 +537,3 @@ def _media_stats(link: MeetingLink) -> dict[str, Any]:
     return {}
 
 
-def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    tmp = folder / (MANIFEST + ".part")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / MANIFEST)
-
-
-def _version() -> str:
-    try:
-        return metadata.version("modylbench")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"

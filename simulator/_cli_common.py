@@ -1,0 +1,69 @@
+"""CLI pieces the meeting commands share (run, replay, serve): the judge option, scoring and the report."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from modylbench.record import SessionFolder
+from modylbench.simulator._errors import UserError
+
+logger = logging.getLogger(__name__)
+
+judge_option = click.option(
+    "--judge", "judges", multiple=True, metavar="SPEC",
+    help="Judge for the panel: offline (default), openai/MODEL or openai/MODEL@BASE_URL. Repeatable.",
+)
+
+
+def check_judges(panel: list[str]) -> None:
+    """Build the panel once before anything runs, so a bad judge spec is one clear line, not a late failure."""
+    from modylbench.scoring import JudgeSpecError, make_judges
+
+    try:
+        make_judges(panel)
+    except (JudgeSpecError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def write_report(card: Any, folder: Path) -> None:
+    """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product)."""
+    try:
+        from modylbench.scoring._report import write_report as write_html
+    except ImportError:
+        return
+    files = SessionFolder(folder)
+    try:
+        write_html([card], files.report, sessions=[folder] if files.has_record() else [])
+    except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
+        logger.exception("could not write the report")
+
+
+def score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], output: Path | None = None) -> Any:
+    """Score a session folder's record, print the summary and say where the scorecard went."""
+    from rich.console import Console
+
+    from modylbench.scoring import print_summary
+    from modylbench.simulator._runner import score_session
+
+    card = score_session(folder, scenarios, panel, output=output)
+    print_summary(card, Console(width=None if sys.stdout.isatty() else 160))
+    click.echo(f"scorecard: {output or SessionFolder(folder).scorecard}")
+    return card
+
+
+def owning(folder: Path) -> Any:
+    """The session folder's lock, for writing into it; a folder another live process is writing is refused."""
+    from modylbench.record import SessionBusyError, SessionLock
+
+    try:
+        return SessionLock(folder).acquire()
+    except SessionBusyError as exc:
+        raise UserError(f"{exc}; try again when that run has ended") from None
+    except PermissionError:  # a read-only copy of a session: nobody can be writing it
+        return contextlib.nullcontext()
