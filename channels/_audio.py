@@ -16,6 +16,8 @@ from modylbench.channels._interface import FRAME_BYTES, FRAME_SAMPLES, FRAME_SEC
 logger = logging.getLogger(__name__)
 
 SILENCE = bytes(FRAME_BYTES)
+"""One 20 ms frame of digital silence, shared: idle sources hand out this very object, and a frame equal to it
+is known silent by a memcmp instead of a numpy pass (a headless meeting is mostly silence both ways)."""
 
 
 @dataclass(eq=False)
@@ -59,6 +61,8 @@ class AudioSource:
         self._queue.clear()
 
     def next_frame(self, t: float) -> bytes:
+        if not self._queue:
+            return SILENCE
         out = bytearray()
         while len(out) < FRAME_BYTES and self._queue:
             q = self._queue[0]
@@ -76,8 +80,15 @@ class AudioSource:
         return bytes(out)
 
 
+def is_digital_silence(pcm: bytes) -> bool:
+    """True when every sample is zero, without numpy: a compare with ``SILENCE`` for a whole frame."""
+    return pcm == SILENCE if len(pcm) == FRAME_BYTES else pcm.count(0) == len(pcm)
+
+
 def frame_dbfs(pcm: bytes) -> float:
     """RMS level of s16 PCM in dBFS (-inf for digital silence)."""
+    if is_digital_silence(pcm):
+        return -math.inf
     a = np.frombuffer(pcm, dtype="<i2").astype(np.float32)
     if a.size == 0:
         return -math.inf
@@ -167,4 +178,13 @@ def frames_of(pcm: bytes) -> list[bytes]:
     return out
 
 
-__all__ = ["FRAME_SAMPLES", "FRAME_SECONDS", "AudioSource", "VoiceActivity", "fallback_speech", "frame_dbfs"]
+__all__ = [
+    "FRAME_SAMPLES",
+    "FRAME_SECONDS",
+    "SILENCE",
+    "AudioSource",
+    "VoiceActivity",
+    "fallback_speech",
+    "frame_dbfs",
+    "is_digital_silence",
+]
