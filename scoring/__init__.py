@@ -21,14 +21,16 @@ from modylbench.scoring._models import (
     TurnScore,
     Verdict,
 )
-from modylbench.scoring._mutations import compute_metrics, values_equal
+from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
 from modylbench.scoring._offline import OfflineJudge
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
 from modylbench.scoring._scorecard import score, score_async
 from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
+from modylbench.scoring.report import build_report, write_report
 
 __all__ = [
     "INCOMPLETE_EXIT",
+    "MUTATION_TAGS",
     "PRODUCT_DIMENSIONS",
     "PRODUCT_WEIGHTS",
     "TURN_DIMENSIONS",
@@ -47,6 +49,8 @@ __all__ = [
     "TurnItem",
     "TurnScore",
     "Verdict",
+    "build_report",
+    "classify_mutations",
     "compute_metrics",
     "consensus",
     "make_judges",
@@ -58,5 +62,6 @@ __all__ = [
     "score_async",
     "tier_of",
     "values_equal",
+    "write_report",
     "write_scorecard",
 ]

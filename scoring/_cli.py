@@ -211,7 +211,7 @@ def evaluate(
 
 def _write_report(card: Any, output: Path, responses: list[Any], scenarios: dict[str, Any]) -> None:
     """report.html beside the scorecard (``<stem>.html`` when the scorecard has another name)."""
-    from modylbench.scoring._report import write_report
+    from modylbench.scoring.report import write_report
 
     target = output.with_name("report.html" if output.name == "scorecard.json" else output.stem + ".html")
     try:

@@ -33,9 +33,10 @@ def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, 
     embeds its recording, slides and files) or the folder a run wrote (OUT/scorecard.json, linking
     each session's own report). A responses.jsonl beside a scorecard is picked up.
     """
+    from modylbench.record import SessionFolder
     from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
-    from modylbench.scoring._report import write_report
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses, read_scorecard
+    from modylbench.scoring.report import write_report
 
     try:
         scenarios = resolve_scenarios(scenario_paths)
@@ -45,8 +46,8 @@ def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, 
     cards, sessions, names, resp_files = [], [], [], list(responses_paths)
     for item in inputs:
         if item.is_dir():
-            card_path = item / "scorecard.json"
-            if (item / "record.jsonl").is_file():
+            card_path = SessionFolder(item).scorecard
+            if SessionFolder(item).record.is_file():
                 sessions.append(item)
         else:
             card_path = item
@@ -59,8 +60,9 @@ def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, 
         except (OSError, ValueError) as exc:
             _fail(f"{card_path}: not a scorecard ({str(exc).splitlines()[0]})")
             return
-        names.append(item.name if item.is_dir() else item.stem if item.stem != "scorecard" else item.parent.name)
-        beside = card_path.parent / "responses.jsonl"
+        card_stem = Path(SessionFolder.SCORECARD_FILE).stem
+        names.append(item.name if item.is_dir() else item.stem if item.stem != card_stem else item.parent.name)
+        beside = SessionFolder(card_path.parent).responses
         if beside.is_file() and not (item.is_dir() and item in sessions) and beside not in resp_files:
             resp_files.append(beside)
     responses = []

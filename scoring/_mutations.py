@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from modylbench.record import Mutation
@@ -23,6 +24,14 @@ logger = logging.getLogger(__name__)
 VALUE_TOLERANCE_PCT = 0.5
 REVERT_WINDOW = 2  # turns
 _ABSENT = object()
+
+# What an edit can be, as ``classify_mutations`` tags it (an edit may carry several):
+#   expected     matches an expected mutation of the scenario (one-to-one, in order)
+#   reverted     undone within REVERT_WINDOW turns, or the edit that undid it (wasted work)
+#   unexpected   neither expected nor reverted
+#   destructive  overwrote a value that already equalled the scenario's final one
+#   backtrack    went back to a value the path held before its current one
+MUTATION_TAGS = ("expected", "reverted", "unexpected", "destructive", "backtrack")
 
 
 def values_equal(a: Any, b: Any, tolerance_pct: float = VALUE_TOLERANCE_PCT) -> bool:
@@ -79,8 +88,51 @@ def _reverting(trajectory: list[Mutation], i: int) -> int | None:
     return None
 
 
+def classify_mutations(trajectory: Sequence[Mutation], scenario: Scenario) -> list[set[str]]:
+    """The tags of each edit (``MUTATION_TAGS``): the one reading of a trajectory.
+
+    ``compute_metrics`` counts these tags and the report shows them on each edit, so a count in the
+    scorecard can always be pointed at the edits behind it.
+    """
+    traj = list(trajectory)
+    expected = scenario.expected_mutations
+    matches = match_trajectory(traj, expected)
+    final = apply_mutations(expected)
+    tags: list[set[str]] = [set() for _ in traj]
+    for i, m in enumerate(traj):
+        if matches[i] is not None:
+            tags[i].add("expected")
+        elif m.mutation_type != "create":
+            # A change undone within REVERT_WINDOW turns and its undo are both wasted work.
+            j = _reverting(traj, i)
+            if j is not None:
+                tags[i].add("reverted")
+                if matches[j] is None:
+                    tags[j].add("reverted")
+    history: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for i, m in enumerate(traj):
+        target = resolve(final[m.product_id], m.path, _ABSENT) if m.product_id in final else _ABSENT
+        if (
+            target is not _ABSENT
+            and values_equal(m.old_value, target)
+            and not values_equal(m.new_value, target)
+        ):
+            tags[i].add("destructive")
+        past = history[(m.product_id, m.path)]
+        if not past:
+            past.append(m.old_value)
+        # Back to a value the path held before its current one (None stands for "absent").
+        if any(values_equal(m.new_value, v, 0.0) for v in past[:-1]):
+            tags[i].add("backtrack")
+        past.append(m.new_value)
+    for t in tags:
+        if not t & {"expected", "reverted"}:
+            t.add("unexpected")
+    return tags
+
+
 def compute_metrics(trajectory: list[Mutation] | None, scenario: Scenario, source: str) -> MutationMetrics:
-    """The mutation metrics of one run (rules in docs/scoring.md)."""
+    """The mutation metrics of one run (rules in docs/scoring.md): counts of ``classify_mutations``' tags."""
     expected = scenario.expected_mutations
     if trajectory is None:
         return MutationMetrics(
@@ -96,40 +148,8 @@ def compute_metrics(trajectory: list[Mutation] | None, scenario: Scenario, sourc
             efficiency=None,
             convergence_rate=None,
         )
-    matches = match_trajectory(trajectory, expected)
-    final = apply_mutations(expected)
-    correct = sum(1 for h in matches if h is not None)
-    # A change undone within REVERT_WINDOW turns and its undo are both wasted work.
-    wasted: set[int] = set()
-    for i, m in enumerate(trajectory):
-        if matches[i] is None and m.mutation_type != "create":
-            j = _reverting(trajectory, i)
-            if j is not None:
-                wasted.add(i)
-                if matches[j] is None:
-                    wasted.add(j)
-    unnecessary = len(wasted)
-    incorrect = sum(1 for i, h in enumerate(matches) if h is None and i not in wasted)
-    destructive = backtracks = 0
-    history: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for m in trajectory:
-        key = (m.product_id, m.path)
-        target = (
-            resolve(final.get(m.product_id, _ABSENT), m.path, _ABSENT) if m.product_id in final else _ABSENT
-        )
-        if (
-            target is not _ABSENT
-            and values_equal(m.old_value, target)
-            and not values_equal(m.new_value, target)
-        ):
-            destructive += 1
-        past = history[key]
-        if not past:
-            past.append(m.old_value)
-        # Back to a value the path held before its current one (None stands for "absent").
-        if any(values_equal(m.new_value, v, 0.0) for v in past[:-1]):
-            backtracks += 1
-        past.append(m.new_value)
+    counts = Counter(tag for tags in classify_mutations(trajectory, scenario) for tag in tags)
+    correct = counts["expected"]
     n_turns = len(scenario.turns)
     last_by_product: dict[str, int] = {}
     for m in trajectory:
@@ -141,11 +161,11 @@ def compute_metrics(trajectory: list[Mutation] | None, scenario: Scenario, sourc
         total=len(trajectory),
         expected=len(expected),
         correct=correct,
-        incorrect=incorrect,
-        unnecessary=unnecessary,
+        incorrect=counts["unexpected"],
+        unnecessary=counts["reverted"],
         missing=len(expected) - correct,
-        destructive=destructive,
-        backtracks=backtracks,
+        destructive=counts["destructive"],
+        backtracks=counts["backtrack"],
         efficiency=(correct / len(trajectory)) if trajectory else None,
         convergence_rate=convergence,
         per_product_convergence=per_product,

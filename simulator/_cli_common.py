@@ -34,7 +34,7 @@ def check_judges(panel: list[str]) -> None:
 def write_report(card: Any, folder: Path) -> None:
     """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product)."""
     try:
-        from modylbench.scoring._report import write_report as write_html
+        from modylbench.scoring import write_report as write_html
     except ImportError:
         return
     files = SessionFolder(folder)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from modylbench.scoring._report import build_report, write_report
+from modylbench.scoring.report import build_report, write_report
 
 from .conftest import ROOT
 

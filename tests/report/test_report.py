@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from modylbench.scoring import Scorecard, compute_metrics, read_scorecard, write_scorecard
+from modylbench.scoring import Scorecard, classify_mutations, compute_metrics, read_scorecard, write_scorecard
 from modylbench.scoring._cmd_report import report
-from modylbench.scoring._report import build_report, classify_mutations, dimension_means, write_report
+from modylbench.scoring.report import build_report, dimension_means, write_report
 
 from .conftest import SCENARIO, lbo_line
 

@@ -8,7 +8,7 @@ import pytest
 
 from modylbench.record import Mutation
 from modylbench.scenarios import Scenario, parse_scenario
-from modylbench.scoring import compute_metrics, values_equal
+from modylbench.scoring import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
 
 from .scoring_helpers import synthetic_raw
 
@@ -107,3 +107,29 @@ def test_whole_product_burst_matches_only_nothing() -> None:
     burst = [m(5, "", None, {"a": 2.0, "b": "x"})]
     r = compute_metrics(burst, kv_scenario(), "trajectory")
     assert r.correct == 0 and r.missing == 4 and r.efficiency == 0.0
+
+
+def test_each_edit_is_tagged_and_the_metrics_count_the_tags() -> None:
+    # One reading of a trajectory: the report shows these tags, the scorecard counts them.
+    traj = [
+        *PERFECT[:2],
+        m(1, "/c", None, 5),  # reverted at turn 3: both wasted
+        m(3, "/c", 5, None, "remove_key"),  # and back to absent, what /c held before
+        *PERFECT[2:],
+        m(5, "/a", 2.0, 1.0),  # breaks the right final value, and goes back to an old one
+        m(5, "/b", "x", "y"),  # breaks /b too, but is new: destructive only
+    ]
+    tags = classify_mutations(traj, kv_scenario())
+    assert tags == [
+        {"expected"},
+        {"expected"},
+        {"reverted"},
+        {"reverted", "backtrack"},
+        {"expected"},
+        {"expected"},
+        {"unexpected", "destructive", "backtrack"},
+        {"unexpected", "destructive"},
+    ]
+    assert all(t <= set(MUTATION_TAGS) for t in tags)
+    r = compute_metrics(traj, kv_scenario(), "trajectory")
+    assert (r.correct, r.unnecessary, r.incorrect, r.destructive, r.backtracks) == (4, 2, 2, 2, 2)
