@@ -26,6 +26,7 @@ from modylbench.channels._agentside import (
     MeetingEnded,
     TurnStarted,
 )
+from modylbench.record import ModelSpec
 from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer
 from modylbench.scenarios._products import mutation_value
 
@@ -48,8 +49,11 @@ def _carries_data(value: Any) -> bool:
     return False
 
 
-class ReferenceAgent:
-    """Common loop: keep the doc in sync, answer each turn once the persona has finished speaking."""
+class BuiltinAgent:
+    """The base of the built-in agents (oracle, the gaming baselines, llm).
+
+    Common loop: keep the doc in sync, answer each turn once the persona has finished speaking.
+    """
 
     name = "base"
     think_time = 0.3
@@ -203,7 +207,7 @@ class ReferenceAgent:
                 self.doc.set(product_id, make_pointer(tokens), v)
 
 
-class OracleAgent(ReferenceAgent):
+class OracleAgent(BuiltinAgent):
     """Acts from the reference solution: edits step by step as the expected mutations say, says the right things."""
 
     name = "oracle"
@@ -222,13 +226,13 @@ class OracleAgent(ReferenceAgent):
         await self.client.done(turn_index)
 
 
-class NullAgent(ReferenceAgent):
+class NullAgent(BuiltinAgent):
     """Joins and says nothing."""
 
     name = "null"
 
 
-class PoliteAgent(ReferenceAgent):
+class PoliteAgent(BuiltinAgent):
     """Pleasant and agreeable, with no substance."""
 
     name = "polite"
@@ -245,7 +249,7 @@ class PoliteAgent(ReferenceAgent):
         await self.client.done(turn_index)
 
 
-class VerboseAgent(ReferenceAgent):
+class VerboseAgent(BuiltinAgent):
     """Long, heavily formatted, generic."""
 
     name = "verbose"
@@ -270,7 +274,7 @@ class VerboseAgent(ReferenceAgent):
         await self.client.done(turn_index)
 
 
-class InjectorAgent(ReferenceAgent):
+class InjectorAgent(BuiltinAgent):
     """Tries to instruct the judge through speech, chat and the shared document."""
 
     name = "injector"
@@ -292,7 +296,7 @@ class InjectorAgent(ReferenceAgent):
         await self.client.done(turn_index)
 
 
-class FinalDumpAgent(ReferenceAgent):
+class FinalDumpAgent(BuiltinAgent):
     """Silent until the last turn, then writes every final product in one go."""
 
     name = "final-dump"
@@ -308,7 +312,7 @@ class FinalDumpAgent(ReferenceAgent):
         await self.client.done(turn_index)
 
 
-class LLMAgent(ReferenceAgent):
+class LLMAgent(BuiltinAgent):
     """An OpenAI-compatible model as the agent's brain: captions and chat in; speech, chat and doc edits out."""
 
     name = "llm"
@@ -419,17 +423,16 @@ class LLMAgent(ReferenceAgent):
             return f"error: {exc}"
 
 
-AGENTS: dict[str, type[ReferenceAgent]] = {
+AGENTS: dict[str, type[BuiltinAgent]] = {
     cls.name: cls for cls in (OracleAgent, NullAgent, PoliteAgent, VerboseAgent, InjectorAgent, FinalDumpAgent, LLMAgent)
 }
 
 
-def make_agent(name: str, scenario: Scenario) -> ReferenceAgent:
+def make_agent(name: str, scenario: Scenario) -> BuiltinAgent:
     """A built-in agent by name (``llm`` or ``llm/MODEL[@BASE_URL]`` for the model-driven one)."""
-    if name.startswith("llm"):
-        rest = name.split("/", 1)[1] if "/" in name else ""
-        model, _, base = rest.partition("@")
-        return LLMAgent(scenario, model or None, base or None)
+    if name == LLMAgent.name or name.startswith((f"{LLMAgent.name}/", f"{LLMAgent.name}@")):
+        spec = ModelSpec.parse(name)  # a bad spec raises ModelSpecError, one line
+        return LLMAgent(scenario, spec.model, spec.base_url)
     if name not in AGENTS:
         raise KeyError(name)
     return AGENTS[name](scenario)

@@ -18,6 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from modylbench.record import ModelSpec, ModelSpecError
+
 logger = logging.getLogger(__name__)
 
 SAMPLE_RATE = 48_000
@@ -238,12 +240,15 @@ def make_engine(spec: str = "espeak", voice: str | None = None, words_per_minute
     engine: SpeechEngine
     if spec == "espeak":
         engine = EspeakEngine(voice or "en-us", words_per_minute)
-    elif spec == "openai" or spec.startswith("openai/"):
-        rest = spec.split("/", 1)[1] if "/" in spec else "gpt-4o-mini-tts"
-        model, _, base = rest.partition("@")
-        engine = OpenAISpeechEngine(model=model, voice=voice or "alloy", base_url=base or None)
     else:
-        raise SpeechError(f"unknown speech engine {spec!r} (espeak, openai, openai/MODEL[@BASE_URL])")
+        try:
+            parsed = ModelSpec.parse(spec)
+        except ModelSpecError as exc:
+            raise SpeechError(f"speech engine {exc}") from None
+        if parsed.provider != "openai":
+            raise SpeechError(f"unknown speech engine {spec!r} (espeak, openai, openai/MODEL[@BASE_URL])")
+        engine = OpenAISpeechEngine(model=parsed.model or "gpt-4o-mini-tts", voice=voice or "alloy",
+                                    base_url=parsed.base_url)
     return CachedEngine(engine, cache_dir) if cache_dir is not None else engine
 
 

@@ -24,6 +24,7 @@ from modylbench.record._events import (
     valid_text,
 )
 from modylbench.record._folder import SessionFolder
+from modylbench.record._modelspec import ModelSpec, ModelSpecError
 from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
 from modylbench.record._store import (
     GENESIS,
@@ -39,7 +40,7 @@ from modylbench.record._version import package_version
 
 __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "Attachment", "ChatMessage", "Disconnect",
-    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption",
+    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "package_version", "parse_event", "read_record", "valid_text",

@@ -132,7 +132,7 @@ def evaluate(
          command again: cached answers are reused and only the missing ones are asked.
     """
     from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
-    from modylbench.scoring._judges import JudgeSpecError, make_judges
+    from modylbench.scoring._judges import JudgeSpecError, ProgressJudge, make_judges
     from modylbench.scoring._llm import JudgeConfigError
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
     from modylbench.scoring._scorecard import line_problem, score
@@ -182,10 +182,10 @@ def evaluate(
     except (JudgeSpecError, JudgeConfigError) as exc:
         _fail(str(exc))
         return
-    llm = [j for j in judges if hasattr(j, "on_progress")]
+    llm = [j for j in judges if isinstance(j, ProgressJudge)]
     progress = JudgeProgress(enabled=bool(llm) and sys.stderr.isatty())
     for j in llm:
-        j.on_progress = progress.update  # type: ignore[attr-defined]
+        j.on_progress = progress.update
     try:
         with progress:
             card = score(good, scenarios, judges, k=k)
@@ -211,9 +211,11 @@ def evaluate(
 
 def _write_report(card: Any, output: Path, responses: list[Any], scenarios: dict[str, Any]) -> None:
     """report.html beside the scorecard (``<stem>.html`` when the scorecard has another name)."""
+    from modylbench.record import SessionFolder
     from modylbench.scoring.report import write_report
 
-    target = output.with_name("report.html" if output.name == "scorecard.json" else output.stem + ".html")
+    report, scorecard = SessionFolder.REPORT_FILE, SessionFolder.SCORECARD_FILE
+    target = output.with_name(report if output.name == scorecard else output.stem + ".html")
     try:
         write_report([card], target, responses=responses, scenarios=scenarios)
     except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged

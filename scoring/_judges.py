@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
-from modylbench.record import Mutation, TurnResponse, WorkProduct
+from modylbench.record import ModelSpec, ModelSpecError, Mutation, TurnResponse, WorkProduct
 from modylbench.scenarios import (
     MAX_ID_CHARS,
     CheckResult,
@@ -71,32 +73,40 @@ class ProductItem:
 Item = TurnItem | ProductItem
 
 
-class Judge:
-    """A scorer of items. Subclasses give ``judge_now`` (synchronous) and/or ``judge_items`` (async)."""
+@runtime_checkable
+class Judge(Protocol):
+    """The one judge interface: score a batch of items, asynchronously, one verdict per item in order.
 
-    name: str = "judge"
+    A judge that works synchronously (the offline one) still answers through ``judge_items``; the panel
+    runs every judge the same way. Optional abilities are protocols of their own (``CachingJudge``,
+    ``ProgressJudge``), checked with ``isinstance``.
+    """
 
-    def judge_now(self, item: Item) -> Verdict | None:
-        """Score one item synchronously, or None when this judge needs the async path."""
-        return None
+    name: str
 
     async def judge_items(self, items: list[Item]) -> list[Verdict]:
-        """Score many items; the default runs ``judge_now`` on each."""
-        out = []
-        for item in items:
-            v = self.judge_now(item)
-            if v is None:
-                raise NotImplementedError(f"{self.name} has neither a synchronous nor an async path")
-            out.append(v)
-        return out
-
-    @property
-    def synchronous(self) -> bool:
-        """True when ``judge_now`` scores every item (no event loop needed)."""
-        return False
+        """One verdict per item, in the items' order (an item it could not score gets an unscored verdict)."""
+        ...
 
     def close(self) -> None:
         """Release resources (HTTP clients); the panel calls it after scoring."""
+        return None  # a default for judges that hold nothing
+
+
+@runtime_checkable
+class CachingJudge(Protocol):
+    """A judge that keeps its answers in a folder, so scoring again asks only for what is missing."""
+
+    def set_cache_dir(self, path: Path) -> None:
+        """Use ``path`` for the answer cache unless the judge was given one."""
+        ...
+
+
+@runtime_checkable
+class ProgressJudge(Protocol):
+    """A judge that reports its progress: called as (judge name, items done, items in total)."""
+
+    on_progress: Callable[[str, int, int], None] | None
 
 
 def make_judges(specs: list[str], **llm_options: Any) -> list[Judge]:
@@ -117,18 +127,16 @@ def make_judges(specs: list[str], **llm_options: Any) -> list[Judge]:
             raise JudgeSpecError(f"judge spec of {len(s)} characters; at most {MAX_ID_CHARS}")
         if s == "offline":
             out.append(OfflineJudge())
-        elif s.startswith("openai/") and len(s) > len("openai/"):
-            from modylbench.scoring._llm import OpenAIJudge
-
-            rest = s[len("openai/") :]
-            model, _, base = rest.partition("@")
-            if not model:
-                raise JudgeSpecError(f"judge {spec!r}: no model name after openai/")
-            if "@" in s and not base:
-                raise JudgeSpecError(f"judge {spec!r}: no base URL after @")
-            out.append(OpenAIJudge(model, base_url=base or None, spec=s, **llm_options))
-        else:
+            continue
+        try:
+            parsed = ModelSpec.parse(s)
+        except ModelSpecError as exc:
+            raise JudgeSpecError(f"judge {exc}") from None
+        if parsed.provider != "openai" or parsed.model is None:
             raise JudgeSpecError(
                 f"unknown judge {spec!r}; use offline, openai/MODEL or openai/MODEL@BASE_URL"
             )
+        from modylbench.scoring._llm import OpenAIJudge
+
+        out.append(OpenAIJudge(parsed.model, base_url=parsed.base_url, spec=s, **llm_options))
     return out

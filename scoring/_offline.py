@@ -341,10 +341,6 @@ class OfflineJudge(Judge):
     def __init__(self) -> None:
         self._texts = _TEXTS
 
-    @property
-    def synchronous(self) -> bool:
-        return True
-
     def _text(self, scenario: Scenario) -> _ScenarioText:
         hit = self._texts.get(id(scenario))
         if hit is None or hit[0] is not scenario:
@@ -354,7 +350,15 @@ class OfflineJudge(Judge):
             self._texts[id(scenario)] = hit
         return hit[1]
 
-    def judge_now(self, item: Item) -> Verdict:
+    async def judge_items(self, items: list[Item]) -> list[Verdict]:
+        """Every item judged in turn (deterministic, no I/O: nothing to overlap)."""
+        return [self.judge(item) for item in items]
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def judge(self, item: Item) -> Verdict:
+        """One item's verdict."""
         if isinstance(item, TurnItem):
             return self._turn(item)
         return self._product(item)

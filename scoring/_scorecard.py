@@ -22,7 +22,7 @@ from modylbench.scenarios import (
 )
 from modylbench.scoring import _formula as F
 from modylbench.scoring._evidence import EditEvidence, edit_evidence, snapshot_trajectory
-from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
+from modylbench.scoring._judges import CachingJudge, Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import (
     CheckOutcome,
     ModelAggregate,
@@ -489,9 +489,8 @@ def _configure(judges: list[Judge], cache_dir: Path | None) -> None:
     if cache_dir is None:
         return
     for j in judges:
-        setter = getattr(j, "set_cache_dir", None)
-        if setter is not None:
-            setter(cache_dir)
+        if isinstance(j, CachingJudge):
+            j.set_cache_dir(cache_dir)
 
 
 def _card(
@@ -532,10 +531,10 @@ async def score_async(
     items = _items(runs)
     per_judge: list[list[Verdict]] = []
     for j in judges:
-        if j.synchronous:
-            per_judge.append([_must(j.judge_now(it), j) for it in items])
-        else:
-            per_judge.append(await j.judge_items(items))
+        verdicts = await j.judge_items(items)
+        if len(verdicts) != len(items):
+            raise RuntimeError(f"judge {j.name} gave {len(verdicts)} verdicts for {len(items)} items")
+        per_judge.append(verdicts)
     return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
 
 
@@ -546,12 +545,6 @@ def _items(runs: list[_Run]) -> list[Item]:
         out.extend(run.turn_items)
         out.extend(run.product_items)
     return out
-
-
-def _must(v: Verdict | None, j: Judge) -> Verdict:
-    if v is None:
-        raise RuntimeError(f"judge {j.name} claims to be synchronous but returned nothing")
-    return v
 
 
 def _split(
@@ -574,15 +567,9 @@ def score(
     k: int | None = None,
     cache_dir: Path | None = None,
 ) -> Scorecard:
-    """Score responses; callable from plain code (and from inside a running event loop, via a thread)."""
+    """``score_async`` for plain code (and from inside a running event loop, via a thread)."""
     if not judges:
         raise ValueError("the judge panel is empty")
-    if all(j.synchronous for j in judges):
-        _configure(judges, cache_dir)
-        runs, skipped = _plan(responses, scenarios)
-        items = _items(runs)
-        per_judge = [[_must(j.judge_now(it), j) for it in items] for j in judges]
-        return _card(judges, runs, _split(runs, items, per_judge), skipped, k)
     coro = score_async(responses, scenarios, judges, k=k, cache_dir=cache_dir)
     try:
         asyncio.get_running_loop()

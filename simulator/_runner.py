@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from modylbench.agents._client import join, join_inprocess
-from modylbench.agents._reference import ReferenceAgent, make_agent
+from modylbench.agents._reference import BuiltinAgent, make_agent
 from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.channels._clock import Clock
 from modylbench.personas import SpeechEngine, default_cache_dir, make_engine
-from modylbench.record import SessionFolder, SessionLock, SessionStart, read_record
+from modylbench.record import ModelSpecError, SessionFolder, SessionLock, SessionStart, read_record
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario
 from modylbench.simulator._errors import UserError
@@ -87,9 +87,11 @@ def speech_engines(spec: RunSpec) -> tuple[SpeechEngine, SpeechEngine]:
     return persona, agent
 
 
-def _agent(spec: RunSpec) -> ReferenceAgent:
+def _agent(spec: RunSpec) -> BuiltinAgent:
     try:
         return make_agent(spec.agent, spec.scenario)
+    except ModelSpecError as exc:
+        raise UserError(f"--agent: {exc}") from None
     except KeyError:
         from modylbench.agents._reference import AGENTS
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.agents._reference import ReferenceAgent
+from modylbench.agents._reference import BuiltinAgent
 from modylbench.record import RecordIntegrityError, read_record, valid_text
 from modylbench.record._store import GENESIS, canonical
 from modylbench.scenarios import load_path
@@ -20,7 +20,7 @@ MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 CORRECT = ROOT / "fixtures" / "responses" / "correct.jsonl"
 
 
-class SurrogateSender(ReferenceAgent):
+class SurrogateSender(BuiltinAgent):
     """Sends a transcript and a chat message holding lone surrogates, escaped as any JSON encoder does."""
 
     name = "surrogates"

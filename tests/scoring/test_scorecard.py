@@ -37,11 +37,10 @@ class FixedJudge(Judge):
         self.name = name
         self.value = value
 
-    @property
-    def synchronous(self) -> bool:
-        return True
+    async def judge_items(self, items: list[Item]) -> list[Verdict]:
+        return [self._one(item) for item in items]
 
-    def judge_now(self, item: Item) -> Verdict:
+    def _one(self, item: Item) -> Verdict:
         if self.value is None:
             return Verdict(judge=self.name, dimensions=None, unscored_reason="refused")
         return Verdict(judge=self.name, dimensions=dict.fromkeys(item.dimensions, self.value))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import ReferenceAgent
+from modylbench.agents._reference import BuiltinAgent
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
 from modylbench.simulator._runner import RunSpec, run_one, score_session
@@ -119,7 +119,7 @@ def test_a_record_cut_anywhere_replays_up_to_the_cut(tmp_path: Path) -> None:
         assert card.scenarios[0].termination_reason in ("interrupted", "max_turns")
 
 
-class LeavesAfterTwoTurns(ReferenceAgent):
+class LeavesAfterTwoTurns(BuiltinAgent):
     """Answers two turns like the oracle would, then its process 'dies'."""
 
     name = "quitter"
