@@ -17,7 +17,7 @@ import pytest
 from modylbench.scenarios import PHASES, Scenario, apply_mutations, parse_scenario, run_check, to_public
 from modylbench.scenarios.builtin import telehealth
 
-DATA_FILE = Path(telehealth.__file__).resolve().parent.parent / "data" / f"{telehealth.SCENARIO_ID}.json"
+DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{telehealth.SCENARIO_ID}.json"
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
