@@ -14,19 +14,23 @@ logger = logging.getLogger(__name__)
 
 
 def esc(x: Any) -> str:
+    """``x`` as text safe inside HTML and attribute values."""
     return html.escape(str(x), quote=True)
 
 
 def fmt(x: float | None, digits: int = 2) -> str:
+    """A score for display (scores are stored unrounded); "—" when not scored."""
     return "—" if x is None else f"{x:.{digits}f}"
 
 
 def mmss(t: float) -> str:
+    """Meeting time in seconds as m:ss."""
     t = max(0.0, t)
     return f"{int(t // 60)}:{int(t % 60):02d}"
 
 
 def score_class(x: float | None) -> str:
+    """The CSS class of a score's band: below the hard floor, below Peer, below Mentor, or above."""
     if x is None:
         return "s-none"
     if x < HARD_FLOOR:
@@ -39,6 +43,7 @@ def score_class(x: float | None) -> str:
 
 
 def score_color(x: float | None) -> str:
+    """The colour of a score's band, for SVG (the same colours as the CSS classes)."""
     return {
         "s-none": "#9aa0a6",
         "s-bad": "#c62828",
@@ -49,10 +54,12 @@ def score_color(x: float | None) -> str:
 
 
 def nice(d: str) -> str:
+    """An identifier (dimension, phase) in words."""
     return d.replace("_", " ")
 
 
 def as_number(x: Any) -> float | None:
+    """A finite number, or a cell's (``{"value": ...}``); None for anything else, booleans included."""
     if isinstance(x, bool):
         return None
     if isinstance(x, int | float) and math.isfinite(x):
@@ -63,6 +70,7 @@ def as_number(x: Any) -> float | None:
 
 
 def cell(x: Any) -> str:
+    """A product value as table-cell HTML: grouped digits, a formula as a tooltip, objects as short JSON."""
     if isinstance(x, dict) and "value" in x:
         inner = cell(x["value"])
         formula = x.get("formula")
