@@ -446,6 +446,7 @@ def draw_competitors(
 
 
 def _draw_costs(rng: np.random.Generator, rows: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    """Finance's cost build with each figure moved; the entry vehicles stay."""
     return tuple(
         (
             country,
