@@ -70,18 +70,48 @@ def test_oracle_reaches_consultant_over_inproc(scenario_id: str, tmp_path: Path)
     assert manifest["complete"] and manifest["media"]["audio_frames_late_20ms"] == 0
 
 
-@pytest.mark.parametrize("agent", GAMERS)
-@pytest.mark.parametrize("scenario_id", list(SCENARIOS))
-def test_gaming_agents_stay_below_peer(scenario_id: str, agent: str, tmp_path: Path) -> None:
-    result, entry = _run(scenario_id, agent, tmp_path / "s")
-    assert result.termination_reason == "completed"
+# Gaming agents played live. The scorer's verdict on every gaming strategy in every scenario is proven at
+# the responses level (tests/scoring/test_antigaming.py, test_adversarial.py); what the meeting path adds
+# is that the record and the trajectory derived from it keep that verdict. So each gaming agent plays one
+# whole meeting (a different scenario each), and every (scenario, agent) pair plays the opening slice of
+# its scenario: context setting, every channel, the first edits. Thirty whole meetings proved no more.
+FULL_GAMING = dict(zip(GAMERS, SCENARIOS, strict=False))
+"""Gaming agent -> the scenario it plays whole."""
+SLICE = 10
+"""Turns of the opening slice: past the first active-work turns and their edits in every scenario."""
+
+
+def _gaming_cases() -> list[Any]:
+    cases = [pytest.param(sid, agent, None, id=f"{sid}-{agent}-whole") for agent, sid in FULL_GAMING.items()]
+    cases += [
+        pytest.param(sid, agent, SLICE, id=f"{sid}-{agent}-slice{SLICE}")
+        for sid in SCENARIOS
+        for agent in GAMERS
+        if FULL_GAMING[agent] != sid
+    ]
+    return cases
+
+
+def test_every_gaming_agent_plays_a_whole_meeting() -> None:
+    assert set(FULL_GAMING) == set(GAMERS) and len(set(FULL_GAMING.values())) == len(GAMERS)
+
+
+@pytest.mark.parametrize(("scenario_id", "agent", "turns"), _gaming_cases())
+def test_gaming_agents_stay_below_peer(
+    scenario_id: str, agent: str, turns: int | None, tmp_path: Path
+) -> None:
+    result, entry = _run(scenario_id, agent, tmp_path / "s", turns=turns)
+    played = len(SCENARIOS[scenario_id].turns) if turns is None else turns
+    assert result.termination_reason == ("completed" if turns is None else "max_turns")
+    assert result.turns_played == played
     assert entry.modylbench_score is not None and entry.modylbench_score < 6.0
     if agent == "final-dump":
-        # One late burst: every agent edit lands in the last turn.
+        # One late burst: every agent edit lands in the last turn played.
         resp = json.loads((tmp_path / "s" / "responses.jsonl").read_text())
-        turns = {m["turn_index"] for m in resp["mutation_trajectory"]}
-        assert turns == {len(SCENARIOS[scenario_id].turns) - 1}
-        assert any("no_trajectory_evidence" in p.flags for p in entry.products)
+        edited = {m["turn_index"] for m in resp["mutation_trajectory"]}
+        assert edited == {played - 1}
+        if turns is None:  # a slice scores no product (the meeting ended early), so no product flag either
+            assert any("no_trajectory_evidence" in p.flags for p in entry.products)
 
 
 def test_replay_reproduces_the_scorecard_and_refuses_tampering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
