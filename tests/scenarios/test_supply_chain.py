@@ -164,7 +164,7 @@ def test_counts_phases_and_channels(scenario: Scenario) -> None:
 
 
 def test_committed_data_file_is_current() -> None:
-    path = Path(sc.__file__).resolve().parent.parent / "data" / f"{SID}.json"
+    path = Path(sc.__file__).resolve().parents[2] / "data" / f"{SID}.json"  # sc is a package
     assert path.read_text(encoding="utf-8") == dump(SID)
 
 

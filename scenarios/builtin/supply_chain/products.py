@@ -1,0 +1,328 @@
+"""The supply-chain meeting's work products as the reference solution writes them: how figures are said,
+the plan's rows, the memo's sections, and the checks each deliverable must pass."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from modylbench.scenarios._schema import ExpectedOutput, ProductSpec, VerificationCriterion
+from modylbench.scenarios._spoken import say_number
+from modylbench.scenarios.builtin.supply_chain.data import Inputs, Network
+from modylbench.scenarios.builtin.supply_chain.solver import TOL, GreedyResult, LPResult, utilisation
+
+logger = logging.getLogger(__name__)
+
+MEMO_SECTIONS = (
+    "Executive summary",
+    "Problem and scope",
+    "Model formulation",
+    "Results: plan of record",
+    "Comparison with the current planning method",
+    "Sensitivities and shadow prices",
+    "Scenario: Columbus capacity",
+    "Risk: peak promo uplift",
+    "Recommendation and next steps",
+)
+PLAN, MEMO, CHART = "distribution_plan", "optimization_memo", "capacity_utilization"
+
+
+# --------------------------------------------------------------------------- figures as they are said
+
+
+def usd(x: float) -> str:
+    return f"${x:,.0f}"
+
+
+def rate(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+def figure(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def pct_text(x: float, digits: int = 1) -> str:
+    return f"{x:.{digits}f}%"
+
+
+def words(n: int) -> str:
+    """A whole number under a thousand as the persona says it: 26 → 'twenty-six', 150 → 'a hundred and fifty'."""
+    return say_number(n, a_hundred=True)
+
+
+def say_rate(x: float) -> str:
+    """A $/case rate spoken: 0.94 → '94 cents', 1.14 → 'a dollar fourteen', 2.05 → 'two dollars oh five'."""
+    cents = int(round(x * 100))
+    dollars, rest = divmod(cents, 100)
+    if dollars == 0:
+        return f"{rest} cents"
+    said = "a dollar" if dollars == 1 else words(dollars) + " dollars"
+    return said if rest == 0 else said + (" oh " if rest < 10 else " ") + words(rest)
+
+
+def say_thousands(x: float) -> str:
+    """Dollars rounded down to ten thousand, spoken: 156,527 → 'a hundred and fifty grand'."""
+    return words(int(x // 10_000) * 10) + " grand"
+
+
+def say_millions(x: float) -> str:
+    return words(int(round(x / 1e6))) + " million"
+
+
+def listed(items: Any) -> str:
+    """'A, B and C' from names."""
+    xs = list(items)
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+
+
+def flow_row(net: Network, lane: tuple[str, str], cases: float) -> dict[str, Any]:
+    ln = net.lane(*lane)
+    return {
+        "origin": ln.origin,
+        "destination": ln.destination,
+        "leg": ln.leg,
+        "cases": cases,
+        "rate_per_case": ln.cost,
+        "freight_cost": round(cases * ln.cost, 2),
+    }
+
+
+def _crit(
+    cid: str, desc: str, check: str, target: str, expected: Any, tol: float = 0.5
+) -> VerificationCriterion:
+    return VerificationCriterion(
+        id=cid,
+        description=desc,
+        check_type=check,  # type: ignore[arg-type]
+        target_field=target,
+        expected_value=expected,  # type: ignore[arg-type]
+        tolerance_pct=tol,
+    )
+
+
+def memo_skeleton() -> dict[str, Any]:
+    """The memo as Marisol drops it into the doc: her section titles, no text."""
+    return {
+        "title": "Q4 distribution plan: optimisation memo",
+        "sections": [{"title": t, "text": ""} for t in MEMO_SECTIONS],
+    }
+
+
+def product_specs(contents: dict[str, Any]) -> list[ProductSpec]:
+    """The three products, their reference contents as the script's edits leave them."""
+    return [
+        ProductSpec(
+            product_id=PLAN,
+            output_type="spreadsheet",
+            title="Q4 distribution plan",
+            skeleton=None,
+            reference=contents[PLAN],
+        ),
+        ProductSpec(
+            product_id=MEMO,
+            output_type="document",
+            title="Q4 distribution optimisation memo",
+            skeleton=memo_skeleton(),
+            reference=contents[MEMO],
+        ),
+        ProductSpec(
+            product_id=CHART,
+            output_type="chart",
+            title="Q4 capacity utilisation",
+            skeleton=None,
+            reference=contents[CHART],
+        ),
+    ]
+
+
+def deliverables(
+    inputs: Inputs, net: Network, solution: dict[str, Any], contents: dict[str, Any]
+) -> list[ExpectedOutput]:
+    """One deliverable per product, each with programmatic checks whose values come from the solution."""
+    base: LPResult = solution["base"]
+    cut: LPResult = solution["cut"]
+    peak: LPResult = solution["peak"]
+    cgreedy: GreedyResult = solution["cut_greedy"]
+    cut_net: Network = solution["cut_net"]
+    peak_net: Network = solution["peak_net"]
+    shortfall = sum(peak.unmet.values())
+    cut_u_cmh = utilisation(cut.dc_throughput["CMH"], cut_net.dc("CMH").capacity)
+    return [
+        ExpectedOutput(
+            output_type="spreadsheet",
+            product_id=PLAN,
+            description="Distribution plan: inputs, lane flows, plant and DC utilisation with shadow prices, and a "
+            "cost summary across baseline, Columbus cut and peak promo.",
+            verification_criteria=[
+                _crit(
+                    "sc_plan_por_cost",
+                    "Plan-of-record (Columbus cut) landed cost",
+                    "numeric_equality",
+                    "/summary/total_landed_cost/columbus_cut",
+                    cut.cost,
+                    0.1,
+                ),
+                _crit(
+                    "sc_plan_base_cost",
+                    "Baseline optimal landed cost at the contract Dallas rate",
+                    "numeric_equality",
+                    "/summary/total_landed_cost/baseline",
+                    base.cost,
+                    0.1,
+                ),
+                _crit(
+                    "sc_plan_savings",
+                    "Savings vs cheapest-lane-first, Columbus-cut case",
+                    "numeric_equality",
+                    "/summary/savings_vs_current/columbus_cut",
+                    cgreedy.cost - cut.cost,
+                    1.0,
+                ),
+                _crit(
+                    "sc_plan_short",
+                    "Peak-case shortfall",
+                    "numeric_equality",
+                    "/summary/shortfall_cases/peak_uplift",
+                    shortfall,
+                    1.0,
+                ),
+                _crit(
+                    "sc_plan_jol_abe",
+                    "Joliet → Allentown flow in the plan of record",
+                    "numeric_equality",
+                    "/flows/JOL-ABE/cases",
+                    cut.flows[("JOL", "ABE")],
+                    0.5,
+                ),
+                _crit(
+                    "sc_plan_cmh_dual",
+                    "Columbus shadow price in the plan of record",
+                    "numeric_equality",
+                    "/dcs/CMH/shadow_price",
+                    round(cut.dc_dual["CMH"], 2),
+                    2.0,
+                ),
+                _crit(
+                    "sc_plan_dal_rate",
+                    "Dallas handling at the contract rate",
+                    "numeric_equality",
+                    "/dcs/DAL/handling_cost",
+                    inputs.dallas_contract_handling,
+                    0.5,
+                ),
+                _crit(
+                    "sc_plan_dal_util",
+                    "Dallas full in the plan of record",
+                    "numeric_range",
+                    "/dcs/DAL/utilisation_pct",
+                    [99.5, 100.5],
+                ),
+                _crit(
+                    "sc_plan_flows",
+                    "Every used lane listed",
+                    "count_at_least",
+                    "/flows",
+                    sum(1 for q in cut.flows.values() if q > TOL),
+                ),
+            ],
+        ),
+        ExpectedOutput(
+            output_type="document",
+            product_id=MEMO,
+            description="Optimisation memo: problem, model, plan of record, comparison with the current method, "
+            "sensitivities, Columbus scenario, peak-promo risk and recommendation, with an honest exec summary.",
+            verification_criteria=[
+                _crit(
+                    "sc_memo_sections",
+                    "All nine sections present",
+                    "count_at_least",
+                    "/sections",
+                    len(MEMO_SECTIONS),
+                ),
+                _crit(
+                    "sc_memo_exec_short",
+                    "Executive summary states the peak shortfall",
+                    "contains",
+                    "/sections/0/text",
+                    figure(shortfall),
+                ),
+                _crit(
+                    "sc_memo_exec_por",
+                    "Executive summary states the plan-of-record cost",
+                    "contains",
+                    "/sections/0/text",
+                    usd(cut.cost),
+                ),
+                _crit(
+                    "sc_memo_model",
+                    "Model section names the method",
+                    "contains",
+                    "/sections/2/text",
+                    "linear program",
+                ),
+                _crit(
+                    "sc_memo_sens",
+                    "Sensitivities give the Columbus shadow price",
+                    "contains",
+                    "/sections/5/text",
+                    rate(cut.dc_dual["CMH"]),
+                ),
+                _crit(
+                    "sc_memo_risk",
+                    "Risk section states the lost-sale penalty",
+                    "contains",
+                    "/sections/7/text",
+                    usd(peak.penalty_cost),
+                ),
+                _crit("sc_memo_reco", "Recommendation written", "present", "/sections/8/text", None),
+            ],
+        ),
+        ExpectedOutput(
+            output_type="chart",
+            product_id=CHART,
+            description="Utilisation by facility (plants and DCs) for baseline, Columbus cut and peak promo.",
+            verification_criteria=[
+                _crit("sc_chart_type", "A bar chart", "one_of", "/chart_type", ["bar", "stacked_bar"]),
+                _crit("sc_chart_series", "Three cases shown", "count_at_least", "/series", 3),
+                _crit(
+                    "sc_chart_cats",
+                    "All seven facilities",
+                    "count_at_least",
+                    "/categories",
+                    len(net.plants) + len(net.dcs),
+                ),
+                _crit(
+                    "sc_chart_stk_base",
+                    "Stockton baseline utilisation",
+                    "numeric_equality",
+                    "/series/0/values/3",
+                    utilisation(base.dc_throughput["STK"], net.dc("STK").capacity),
+                    0.5,
+                ),
+                _crit(
+                    "sc_chart_abe_cut",
+                    "Allentown utilisation in the plan of record",
+                    "numeric_equality",
+                    "/series/1/values/6",
+                    utilisation(cut.dc_throughput["ABE"], cut_net.dc("ABE").capacity),
+                    0.5,
+                ),
+                _crit(
+                    "sc_chart_cmh_cut",
+                    "Columbus full after the cut",
+                    "numeric_range",
+                    "/series/1/values/5",
+                    [cut_u_cmh - 0.5, cut_u_cmh + 0.5],
+                ),
+                _crit(
+                    "sc_chart_stk_peak",
+                    "Stockton peak utilisation",
+                    "numeric_equality",
+                    "/series/2/values/3",
+                    utilisation(peak.dc_throughput["STK"], peak_net.dc("STK").capacity),
+                    0.5,
+                ),
+            ],
+        ),
+    ]
