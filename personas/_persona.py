@@ -239,6 +239,7 @@ class ScriptedPersona:
                     done_at = now
                 if now >= done_at + self.options.done_grace:
                     return "agent_done"
+            barge_at = None  # only while the agent speaks: a stale one made the wait poll every 20 ms
             if turn.barge_in_after_sec is not None and act.speaking_since is not None:
                 barge_at = act.speaking_since + turn.barge_in_after_sec
                 if now >= barge_at:
