@@ -724,7 +724,7 @@ def cost_and_readiness(script: Script, meeting: Meeting) -> None:
         f"${ssb_pts[-1][1]:.0f} against ${nmc_pts[-1][1]:.0f} per kWh in {ssb_pts[-1][0]}.",
         files=["cost_history.csv"],
     )
-    years = [str(y) for y, _ in ssb_pts]
+    years = [str(when) for when, _ in ssb_pts]
     script.turn(
         phase="active_work",
         channel="screen",

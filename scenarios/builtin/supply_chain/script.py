@@ -161,10 +161,12 @@ class Meeting:
         peak_net: Network = solution["peak_net"]
         promo: dict[str, float] = solution["promo"]
         demand = solution["total_demand"]
-        pname = {p.code: p.name.rsplit(" ", 1)[0] for p in net.plants}
-        dname = {d.code: d.name.rsplit(" ", 1)[0] for d in net.dcs}
-        rname = {r.code: r.name for r in net.regions}
-        fac_names = [pname[p.code] + " plant" for p in net.plants] + [dname[d.code] + " DC" for d in net.dcs]
+        pname = {plant.code: plant.name.rsplit(" ", 1)[0] for plant in net.plants}
+        dname = {dc.code: dc.name.rsplit(" ", 1)[0] for dc in net.dcs}
+        rname = {region.code: region.name for region in net.regions}
+        fac_names = [pname[plant.code] + " plant" for plant in net.plants] + [
+            dname[dc.code] + " DC" for dc in net.dcs
+        ]
 
         n_in = sum(1 for ln in net.lanes if ln.leg == "inbound")
         n_out_all = sum(1 for ln in net.lanes if ln.leg == "outbound")
@@ -174,7 +176,8 @@ class Meeting:
         corr_delta = base.cost - pre.cost
         dal_handling_file = net.dc("DAL").handling_cost
         greedy_production = sum(
-            q * base_net.plant(p).production_cost for (p, _d, _r), q in greedy.path_flows.items()
+            volume * base_net.plant(plant).production_cost
+            for (plant, _d, _r), volume in greedy.path_flows.items()
         )
         greedy_logistics = greedy.cost - greedy_production
         savings = greedy.cost - base.cost
@@ -187,16 +190,18 @@ class Meeting:
         cut_delta = cut.cost - base.cost
         g_lanes = greedy_lanes(greedy)
         cg_lanes = greedy_lanes(cgreedy)
-        shift = {d.code: cut.dc_throughput[d.code] - base.dc_throughput[d.code] for d in net.dcs}
+        shift = {dc.code: cut.dc_throughput[dc.code] - base.dc_throughput[dc.code] for dc in net.dcs}
         shortfall = sum(peak.unmet.values())
-        short_regions = [k for k, v in peak.unmet.items() if v > TOL]
+        short_regions = [code for code, short in peak.unmet.items() if short > TOL]
         protected: LPResult = solution["protected"]
-        moved_to = [k for k, v in protected.unmet.items() if v > TOL and peak.unmet[k] <= TOL]
+        moved_to = [
+            code for code, short in protected.unmet.items() if short > TOL and peak.unmet[code] <= TOL
+        ]
         split = split_regions(net, cut)
         max_out_days = max(
-            net.lane(*k).transit_days
-            for k, q in cut.flows.items()
-            if q > TOL and net.lane(*k).leg == "outbound"
+            net.lane(*lane).transit_days
+            for lane, volume in cut.flows.items()
+            if volume > TOL and net.lane(*lane).leg == "outbound"
         )
         cut_in_freight, cut_out_freight = (
             freight(cut_net, cut.flows, "inbound"),
@@ -206,7 +211,7 @@ class Meeting:
             freight(cut_net, cg_lanes, "inbound"),
             freight(cut_net, cg_lanes, "outbound"),
         )
-        cut_handling = sum(cut.dc_throughput[d.code] * cut_net.dc(d.code).handling_cost for d in net.dcs)
+        cut_handling = sum(cut.dc_throughput[dc.code] * cut_net.dc(dc.code).handling_cost for dc in net.dcs)
         jol_spare = cut_net.plant("JOL").capacity - cut.plant_output["JOL"]
         jol_vs_mcn_abe = (
             cut_net.plant("JOL").production_cost
@@ -214,7 +219,7 @@ class Meeting:
             - cut_net.plant("MCN").production_cost
             - cut_net.lane("MCN", "ABE").cost
         )
-        weekly = {d: cut.dc_throughput[d] / WEEKS_IN_Q4 for d in ("DAL", "ABE")}
+        weekly = {dc: cut.dc_throughput[dc] / WEEKS_IN_Q4 for dc in ("DAL", "ABE")}
         peak_stk_util = 100 * peak.dc_throughput["STK"] / peak_net.dc("STK").capacity
         rno, mcn, cmh = base.plant_dual["RNO"], base.plant_dual["MCN"], base.dc_dual["CMH"]
         im_rc, im_cut = solution["intermodal_reduced_cost"], solution["intermodal_rate_cut"]
@@ -223,8 +228,12 @@ class Meeting:
         peak_ot_used, peak_ot_net = solution["peak_overtime_used"], solution["peak_overtime_net"]
 
         base_u, cut_u = utilisations(base, base_net), utilisations(cut, cut_net)
-        inbound_base = [k for k, q in base.flows.items() if q > TOL and net.lane(*k).leg == "inbound"]
-        outbound_base = [k for k, q in base.flows.items() if q > TOL and net.lane(*k).leg == "outbound"]
+        inbound_base = [
+            lane for lane, volume in base.flows.items() if volume > TOL and net.lane(*lane).leg == "inbound"
+        ]
+        outbound_base = [
+            lane for lane, volume in base.flows.items() if volume > TOL and net.lane(*lane).leg == "outbound"
+        ]
         return cls(
             inputs=inputs,
             net=net,
@@ -394,9 +403,9 @@ def opening(script: Script, meeting: Meeting) -> None:
             title="Harrow & Finch Q4 network",
             subtitle="Peak season: October to December",
             bullets=[
-                "Plants: " + ", ".join(p.name for p in net.plants),
-                "Distribution centres: " + ", ".join(d.name for d in net.dcs),
-                "Customer regions: " + ", ".join(r.name for r in net.regions),
+                "Plants: " + ", ".join(plant.name for plant in net.plants),
+                "Distribution centres: " + ", ".join(dc.name for dc in net.dcs),
+                "Customer regions: " + ", ".join(region.name for region in net.regions),
                 "All volumes in cases; planning horizon is the quarter",
             ],
             footnote="Source: Harrow & Finch logistics planning",
@@ -605,19 +614,19 @@ def baseline(script: Script, meeting: Meeting) -> None:
         f"the most expensive eligible one is {rate(solution['max_path_cost'])}.",
     )
     script.create(PLAN, {})
-    for p in net.plants:
+    for plant in net.plants:
         script.edit(
             PLAN,
             "add_row",
-            ["plants", p.code],
-            {"plant": p.name, "capacity_cases": p.capacity, "production_cost": p.production_cost},
+            ["plants", plant.code],
+            {"plant": plant.name, "capacity_cases": plant.capacity, "production_cost": plant.production_cost},
         )
-    for d in net.dcs:
+    for dc in net.dcs:
         script.edit(
             PLAN,
             "add_row",
-            ["dcs", d.code],
-            {"dc": d.name, "capacity_cases": d.capacity, "handling_cost": d.handling_cost},
+            ["dcs", dc.code],
+            {"dc": dc.name, "capacity_cases": dc.capacity, "handling_cost": dc.handling_cost},
         )
     script.turn(
         phase="active_work",
@@ -631,8 +640,8 @@ def baseline(script: Script, meeting: Meeting) -> None:
         ],
         reference=f"Solved to optimality: total landed cost {usd(pre.cost)} for the quarter, of which {usd(pre.logistics_cost)} "
         f"is freight and handling and {usd(pre.production_cost)} production. Every region is fully served; binding "
-        f"constraints are {listed(pname[c] for c in binding(pre.plant_dual))} plant capacity and "
-        f"{listed(dname[c] for c in binding(pre.dc_dual))} throughput.",
+        f"constraints are {listed(pname[code] for code in binding(pre.plant_dual))} plant capacity and "
+        f"{listed(dname[code] for code in binding(pre.dc_dual))} throughput.",
         wait=60,
     )
     script.edit(PLAN, "add_row", ["summary", "total_landed_cost"], {"baseline": pre.cost})
@@ -706,14 +715,14 @@ def against_current_plan(script: Script, meeting: Meeting) -> None:
             title="Current Q4 plan: cheapest lane first",
             subtitle=f"Total landed cost {usd(greedy.cost)}",
             table=TableSpec(
-                columns=["DC", "Cases", *(f"from {pname[p.code]}" for p in net.plants)],
+                columns=["DC", "Cases", *(f"from {pname[plant.code]}" for plant in net.plants)],
                 rows=[
                     [
-                        dname[d.code],
-                        greedy.dc_throughput(d.code),
-                        *(g_lanes.get((p.code, d.code), 0.0) for p in net.plants),
+                        dname[dc.code],
+                        greedy.dc_throughput(dc.code),
+                        *(g_lanes.get((plant.code, dc.code), 0.0) for plant in net.plants),
                     ]
-                    for d in net.dcs
+                    for dc in net.dcs
                 ],
             ),
             footnote="Planners' Excel build, contract handling rates",
@@ -793,8 +802,8 @@ def plan_walkthrough(script: Script, meeting: Meeting) -> None:
         f"{figure(base.flows[('JOL', 'STK')])} to Stockton. Macon sends {figure(base.flows[('MCN', 'DAL')])} to Dallas and "
         f"{figure(base.flows[('MCN', 'ABE')])} to Allentown. Inbound lanes are in the flows sheet.",
     )
-    for k in inbound_base:
-        script.edit(PLAN, "add_row", ["flows", lane_id(k)], flow_row(base_net, k, base.flows[k]))
+    for lane in inbound_base:
+        script.edit(PLAN, "add_row", ["flows", lane_id(lane)], flow_row(base_net, lane, base.flows[lane]))
     script.turn(
         phase="active_work",
         channel="chat",
@@ -807,18 +816,20 @@ def plan_walkthrough(script: Script, meeting: Meeting) -> None:
             number("sc_stk_util", "Stockton utilisation in the optimal plan", base_u[3], "%"),
         ],
         reference=f"Outbound lanes and utilisation are in. Columbus runs at {pct_text(base_u[5])}, Stockton {pct_text(base_u[3])}, "
-        f"Dallas {pct_text(base_u[4])} and Allentown only {pct_text(base_u[6])}. {listed(pname[c] for c in binding(base.plant_dual))} plants are at 100%, "
+        f"Dallas {pct_text(base_u[4])} and Allentown only {pct_text(base_u[6])}. {listed(pname[code] for code in binding(base.plant_dual))} plants are at 100%, "
         f"Joliet at {pct_text(base_u[1])}.",
         chat_message="outbound lanes + utilisation by DC and plant pls. Dev always asks 'how full are the buildings'",
     )
-    for k in outbound_base:
-        script.edit(PLAN, "add_row", ["flows", lane_id(k)], flow_row(base_net, k, base.flows[k]))
-    for i, p in enumerate(net.plants):
-        script.edit(PLAN, "update_cell", ["plants", p.code, "planned_output"], base.plant_output[p.code])
-        script.edit(PLAN, "update_cell", ["plants", p.code, "utilisation_pct"], base_u[i])
-    for j, d in enumerate(net.dcs):
-        script.edit(PLAN, "update_cell", ["dcs", d.code, "planned_throughput"], base.dc_throughput[d.code])
-        script.edit(PLAN, "update_cell", ["dcs", d.code, "utilisation_pct"], base_u[3 + j])
+    for lane in outbound_base:
+        script.edit(PLAN, "add_row", ["flows", lane_id(lane)], flow_row(base_net, lane, base.flows[lane]))
+    for index, plant in enumerate(net.plants):
+        script.edit(
+            PLAN, "update_cell", ["plants", plant.code, "planned_output"], base.plant_output[plant.code]
+        )
+        script.edit(PLAN, "update_cell", ["plants", plant.code, "utilisation_pct"], base_u[index])
+    for index, dc in enumerate(net.dcs):
+        script.edit(PLAN, "update_cell", ["dcs", dc.code, "planned_throughput"], base.dc_throughput[dc.code])
+        script.edit(PLAN, "update_cell", ["dcs", dc.code, "utilisation_pct"], base_u[3 + index])
     script.turn(
         phase="active_work",
         channel="audio",
@@ -838,15 +849,15 @@ def plan_walkthrough(script: Script, meeting: Meeting) -> None:
         ],
         reference=f"{len(binding(base.plant_dual)) + len(binding(base.dc_dual))} constraints bind. Reno capacity is worth {rate(rno)} per extra case, Macon {rate(mcn)} and "
         f"Columbus throughput {rate(cmh)}. Joliet has {figure(base_net.plant('JOL').capacity - base.plant_output['JOL'])} "
-        f"cases spare and {listed(dname[d.code] for d in net.dcs if d.code not in binding(base.dc_dual))} have "
+        f"cases spare and {listed(dname[dc.code] for dc in net.dcs if dc.code not in binding(base.dc_dual))} have "
         "room, so their shadow prices are zero. They're in the sheet.",
     )
-    for p in net.plants:
+    for plant in net.plants:
         script.edit(
-            PLAN, "update_cell", ["plants", p.code, "shadow_price"], round(base.plant_dual[p.code], 2)
+            PLAN, "update_cell", ["plants", plant.code, "shadow_price"], round(base.plant_dual[plant.code], 2)
         )
-    for d in net.dcs:
-        script.edit(PLAN, "update_cell", ["dcs", d.code, "shadow_price"], round(base.dc_dual[d.code], 2))
+    for dc in net.dcs:
+        script.edit(PLAN, "update_cell", ["dcs", dc.code, "shadow_price"], round(base.dc_dual[dc.code], 2))
 
 
 def sensitivities(script: Script, meeting: Meeting) -> None:
@@ -1002,7 +1013,7 @@ def sensitivities(script: Script, meeting: Meeting) -> None:
             number("sc_chart_jol", "Joliet utilisation in the baseline optimum", base_u[1], "%"),
             number("sc_chart_abe", "Allentown utilisation, the lowest", base_u[6], "%"),
         ],
-        reference=f"Chart is up: a bar per facility, baseline optimum first. {listed([pname[c] for c in binding(base.plant_dual)] + [dname[c] for c in binding(base.dc_dual)])} are full, Joliet is at "
+        reference=f"Chart is up: a bar per facility, baseline optimum first. {listed([pname[code] for code in binding(base.plant_dual)] + [dname[code] for code in binding(base.dc_dual)])} are full, Joliet is at "
         f"{pct_text(base_u[1])} and Allentown is the emptiest building at {pct_text(base_u[6])}.",
     )
     script.edit(
@@ -1143,14 +1154,14 @@ def columbus_cut(script: Script, meeting: Meeting) -> None:
             subtitle=f"Columbus at {figure(inputs.cut_capacity)} cases; total landed cost {usd(cgreedy.cost)}",
             chart=ChartSpec(
                 chart_type="bar",
-                categories=[dname[d.code] for d in net.dcs],
+                categories=[dname[dc.code] for dc in net.dcs],
                 x_label="DC",
                 y_label="Cases",
                 series=[
-                    ChartSeries(name="Capacity", values=[cut_net.dc(d.code).capacity for d in net.dcs]),
+                    ChartSeries(name="Capacity", values=[cut_net.dc(dc.code).capacity for dc in net.dcs]),
                     ChartSeries(
                         name="Throughput (cheapest lane first)",
-                        values=[cgreedy.dc_throughput(d.code) for d in net.dcs],
+                        values=[cgreedy.dc_throughput(dc.code) for dc in net.dcs],
                     ),
                 ],
             ),
@@ -1190,7 +1201,7 @@ def columbus_cut(script: Script, meeting: Meeting) -> None:
         f"({usd(cut.production_cost)} production, {usd(cut.logistics_cost)} freight and handling), all "
         f"{figure(demand)} cases served within {MAX_OUTBOUND_DAYS} days. Dallas and Columbus run full; Allentown at "
         f"{pct_text(cut_u[6])}, Stockton {pct_text(cut_u[3])}. Volumes by DC: "
-        + ", ".join(f"{dname[d.code]} {figure(cut.dc_throughput[d.code])}" for d in net.dcs)
+        + ", ".join(f"{dname[dc.code]} {figure(cut.dc_throughput[dc.code])}" for dc in net.dcs)
         + "."
     )
     script.turn(
@@ -1235,27 +1246,31 @@ def columbus_cut(script: Script, meeting: Meeting) -> None:
         "Columbus and Macon with Dallas. Production cost is identical, so every dollar comes from freight.",
     )
     script.edit(CHART, "update_chart", ["series", 1, "name"], "Columbus cut (plan of record)")
-    for k in sorted(set(inbound_base + outbound_base) | {k for k, q in cut.flows.items() if q > TOL}):
-        b, c = base.flows.get(k, 0.0), cut.flows.get(k, 0.0)
-        if b > TOL and c <= TOL:
-            script.edit(PLAN, "delete_row", ["flows", lane_id(k)], None)
-        elif c > TOL and b <= TOL:
-            script.edit(PLAN, "add_row", ["flows", lane_id(k)], flow_row(cut_net, k, c))
-        elif abs(b - c) > TOL:
-            script.edit(PLAN, "update_cell", ["flows", lane_id(k), "cases"], c)
+    for lane in sorted(
+        set(inbound_base + outbound_base) | {lane for lane, volume in cut.flows.items() if volume > TOL}
+    ):
+        before, after = base.flows.get(lane, 0.0), cut.flows.get(lane, 0.0)
+        if before > TOL and after <= TOL:
+            script.edit(PLAN, "delete_row", ["flows", lane_id(lane)], None)
+        elif after > TOL and before <= TOL:
+            script.edit(PLAN, "add_row", ["flows", lane_id(lane)], flow_row(cut_net, lane, after))
+        elif abs(before - after) > TOL:
+            script.edit(PLAN, "update_cell", ["flows", lane_id(lane), "cases"], after)
             script.edit(
                 PLAN,
                 "update_cell",
-                ["flows", lane_id(k), "freight_cost"],
-                round(c * cut_net.lane(*k).cost, 2),
+                ["flows", lane_id(lane), "freight_cost"],
+                round(after * cut_net.lane(*lane).cost, 2),
             )
-    for j, d in enumerate(net.dcs):
-        if abs(cut.dc_throughput[d.code] - base.dc_throughput[d.code]) > TOL:
-            script.edit(PLAN, "update_cell", ["dcs", d.code, "planned_throughput"], cut.dc_throughput[d.code])
-        if abs(cut_u[3 + j] - base_u[3 + j]) > 1e-9:
-            script.edit(PLAN, "update_cell", ["dcs", d.code, "utilisation_pct"], cut_u[3 + j])
-        if abs(cut.dc_dual[d.code] - base.dc_dual[d.code]) > TOL:
-            script.edit(PLAN, "update_cell", ["dcs", d.code, "shadow_price"], round(cut.dc_dual[d.code], 2))
+    for index, dc in enumerate(net.dcs):
+        if abs(cut.dc_throughput[dc.code] - base.dc_throughput[dc.code]) > TOL:
+            script.edit(
+                PLAN, "update_cell", ["dcs", dc.code, "planned_throughput"], cut.dc_throughput[dc.code]
+            )
+        if abs(cut_u[3 + index] - base_u[3 + index]) > 1e-9:
+            script.edit(PLAN, "update_cell", ["dcs", dc.code, "utilisation_pct"], cut_u[3 + index])
+        if abs(cut.dc_dual[dc.code] - base.dc_dual[dc.code]) > TOL:
+            script.edit(PLAN, "update_cell", ["dcs", dc.code, "shadow_price"], round(cut.dc_dual[dc.code], 2))
     script.turn(
         phase="active_work",
         channel="chat",
@@ -1264,25 +1279,25 @@ def columbus_cut(script: Script, meeting: Meeting) -> None:
         action="Confirm the three-day rule holds in the plan of record and name the regions now served from two DCs.",
         facts=[
             number("sc_split_count", "Regions served from more than one DC", len(split), "regions", 0.0),
-            text("sc_split_names", "Names the split regions", *(rname[r] for r in split)),
+            text("sc_split_names", "Names the split regions", *(rname[region] for region in split)),
             number("sc_max_days", "Longest outbound transit used in the plan", max_out_days, "days", 0.0),
         ],
         reference=f"Yes: every outbound lane in the plan of record is within {MAX_OUTBOUND_DAYS} days; the longest one used is "
         f"{max_out_days} days. {len(split)} regions are split across two DCs: "
-        + " and ".join(rname[r] for r in split)
+        + " and ".join(rname[region] for region in split)
         + ".",
         chat_message="From Priya (Dev's CoS): does the Columbus-cut plan still hit 3-day OTIF for every region? "
         "and is any region now served from more than one DC?",
         reference_chat="3-day OTIF: yes for all 8 regions. Split regions: "
         + "; ".join(
-            f"{rname[r]} ("
+            f"{rname[region]} ("
             + ", ".join(
-                f"{dname[d.code]} {figure(cut.flows[(d.code, r)])}"
-                for d in net.dcs
-                if cut.flows.get((d.code, r), 0.0) > TOL
+                f"{dname[dc.code]} {figure(cut.flows[(dc.code, region)])}"
+                for dc in net.dcs
+                if cut.flows.get((dc.code, region), 0.0) > TOL
             )
             + ")"
-            for r in split
+            for region in split
         ),
     )
 
@@ -1380,7 +1395,7 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
         ],
         reference=f"With Northeast at {figure(promo[DUPLICATE_REGION])}, promo demand is {figure(solution['promo_total'])} cases against "
         f"{figure(solution['total_plant_capacity'])} of plant capacity, so we're {figure(shortfall)} cases short: "
-        + " and ".join(f"{figure(peak.unmet[r])} in {rname[r]}" for r in short_regions)
+        + " and ".join(f"{figure(peak.unmet[region])} in {rname[region]}" for region in short_regions)
         + f". That's {usd(peak.penalty_cost)} of lost-sale penalty, {usd(peak.cost)} all in.",
         chat_message=f"Sales confirms: NE = {figure(promo[DUPLICATE_REGION])}. The {figure(solution['promo_dup_value'])} row is a "
         "fat-finger, ignore it.",
@@ -1420,13 +1435,13 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
                 "$",
                 1.0,
             ),
-            text("sc_protect_moves", "Where the shortfall moves", *(rname[r] for r in moved_to)),
+            text("sc_protect_moves", "Where the shortfall moves", *(rname[region] for region in moved_to)),
         ],
         reference=f"It shorts the Northwest because that's the most expensive demand to serve at the margin: Reno is sold out, "
         f"so every extra Northwest case comes from Joliet through Stockton. Protecting it costs only "
-        f"{usd(solution['protect_cost'])} more, and the {figure(sum(protected.unmet[r] for r in moved_to))} cases of shortfall "
+        f"{usd(solution['protect_cost'])} more, and the {figure(sum(protected.unmet[region] for region in moved_to))} cases of shortfall "
         f"move to "
-        + " and ".join(rname[r] for r in moved_to)
+        + " and ".join(rname[region] for region in moved_to)
         + ". Total shortfall doesn't change; the plants "
         "are simply full.",
     )
@@ -1451,15 +1466,15 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
             ),
         ],
         reference=f"Risk section written and the peak case is on the chart: all three plants at 100%, "
-        f"{listed(dname[c] for c in binding(peak.dc_dual))} full, and Stockton is the only facility with room at {pct_text(peak_stk_util)}.",
+        f"{listed(dname[code] for code in binding(peak.dc_dual))} full, and Stockton is the only facility with room at {pct_text(peak_stk_util)}.",
     )
     risk_text = (
         f"Sales' peak promo lifts Q4 demand to {figure(solution['promo_total'])} cases, {figure(shortfall)} more than the "
         f"{figure(solution['total_plant_capacity'])} cases the plants can make. The optimum short-ships {figure(shortfall)} cases ("
-        + ", ".join(f"{rname[r]} {figure(peak.unmet[r])}" for r in short_regions)
+        + ", ".join(f"{rname[region]} {figure(peak.unmet[region])}" for region in short_regions)
         + f"), a lost-sale penalty of {usd(peak.penalty_cost)}; total cost {usd(peak.cost)}. Protecting the "
         f"Pacific Northwest costs {usd(solution['protect_cost'])} and moves the shortfall to "
-        + " and ".join(rname[r] for r in moved_to)
+        + " and ".join(rname[region] for region in moved_to)
         + "."
     )
     script.edit(MEMO, "update_section", ["sections", 7, "text"], risk_text)
@@ -1488,15 +1503,15 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
         f"{figure(peak.dc_throughput['ABE'])}, and Joliet goes to 100%. I've put the contingency volumes by DC in "
         "their own sheet so ops can pre-book labour.",
     )
-    for d in net.dcs:
+    for dc in net.dcs:
         script.edit(
             PLAN,
             "add_row",
-            ["peak_contingency", d.code],
+            ["peak_contingency", dc.code],
             {
-                "dc": d.name,
-                "peak_throughput": peak.dc_throughput[d.code],
-                "change_vs_plan": peak.dc_throughput[d.code] - cut.dc_throughput[d.code],
+                "dc": dc.name,
+                "peak_throughput": peak.dc_throughput[dc.code],
+                "change_vs_plan": peak.dc_throughput[dc.code] - cut.dc_throughput[dc.code],
             },
         )
     script.turn(
@@ -1826,21 +1841,21 @@ def executive_summary(script: Script, meeting: Meeting) -> None:
         action="Post the plan-of-record DC volumes and utilisation in chat.",
         facts=[
             number(
-                f"sc_chat_{d.code.lower()}",
-                f"{d.name} volume in the plan of record",
-                cut.dc_throughput[d.code],
+                f"sc_chat_{dc.code.lower()}",
+                f"{dc.name} volume in the plan of record",
+                cut.dc_throughput[dc.code],
                 "cases",
             )
-            for d in net.dcs
+            for dc in net.dcs
         ],
         reference="Posted. "
-        + ", ".join(f"{dname[d.code]} {figure(cut.dc_throughput[d.code])} cases" for d in net.dcs)
+        + ", ".join(f"{dname[dc.code]} {figure(cut.dc_throughput[dc.code])} cases" for dc in net.dcs)
         + ".",
         chat_message="DC volumes for #ops-peak pls",
         reference_chat="Q4 plan of record, cases by DC: "
         + "; ".join(
-            f"{d.name} {figure(cut.dc_throughput[d.code])} ({pct_text(cut_u[3 + j])})"
-            for j, d in enumerate(net.dcs)
+            f"{dc.name} {figure(cut.dc_throughput[dc.code])} ({pct_text(cut_u[3 + index])})"
+            for index, dc in enumerate(net.dcs)
         ),
     )
     script.turn(
