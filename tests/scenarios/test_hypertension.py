@@ -31,7 +31,7 @@ from modylbench.scenarios import (
 from modylbench.scenarios.builtin import hypertension as hyp
 from modylbench.scenarios.builtin.__main__ import dump
 
-DATA_FILE = Path(hyp.__file__).resolve().parent.parent / "data" / f"{hyp.SCENARIO_ID}.json"
+DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{hyp.SCENARIO_ID}.json"
 ARMS = ("placebo", "low_dose", "high_dose")
 
 
