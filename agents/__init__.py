@@ -2,7 +2,7 @@
 the persona says, shows and sends as async events, and speak, chat, send files, edit the doc, say done."""
 
 from modylbench.agents._client import MeetingClient, join, join_inprocess
-from modylbench.channels._agentside import (
+from modylbench.channels import (
     AudioReceived,
     Briefing,
     CaptionReceived,
@@ -19,8 +19,8 @@ from modylbench.channels._agentside import (
     TurnClosed,
     TurnEnded,
     TurnStarted,
+    fallback_speech,
 )
-from modylbench.channels._audio import fallback_speech
 
 __all__ = [
     "AudioReceived",

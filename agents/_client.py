@@ -6,9 +6,14 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
 
-from modylbench.channels._agentside import AgentSession, MeetingEvent, Synthesize
-from modylbench.channels._inproc import InProcessMeeting
-from modylbench.channels._interface import Playback
+from modylbench.channels import (
+    AgentSession,
+    InProcessMeeting,
+    MeetingEvent,
+    Playback,
+    Synthesize,
+    connect_agent,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +88,5 @@ async def join(
     timeout: float = 10.0,
 ) -> MeetingClient:
     """Join a meeting over WebRTC: ``url`` is the meeting's signaling URL (ws://…/meetings/<id>)."""
-    from modylbench.channels._webrtc_agent import connect_agent
-
     session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout)
     return MeetingClient(session, closer)

@@ -14,7 +14,8 @@ from typing import Any
 
 from pycrdt import Array, Doc, Map
 
-from modylbench.channels._shareddoc import (
+from modylbench.channels import (
+    MAX_DOC_MESSAGE,
     MSG_SYNC,
     SYNC_STEP1,
     SYNC_STEP2,
@@ -23,8 +24,8 @@ from modylbench.channels._shareddoc import (
     parse_message,
     sync_message,
 )
-from modylbench.record._doc import new_product, products_json, products_root, to_yjs
-from modylbench.scenarios._pointer import parse_pointer
+from modylbench.record import new_product, products_json, products_root, to_yjs
+from modylbench.scenarios import parse_pointer
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class AgentDoc:
     def receive(self, message: bytes) -> list[bytes]:
         """Handle a doc message from the meeting; returns replies to send back."""
         try:
-            mtype, sub, payload = parse_message(message, max_bytes=64 * 1024 * 1024)
+            mtype, sub, payload = parse_message(message, max_bytes=MAX_DOC_MESSAGE)
         except DocMessageError:
             logger.warning("ignoring a malformed doc message from the meeting")
             return []

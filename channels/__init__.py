@@ -1,5 +1,8 @@
-"""Live transport: the meeting clock, the harness-side channel interface and its transports."""
+"""Live transport: the meeting clock, the harness-side channel interface and its transports, the shared
+document, and the agent's side of a meeting (what ``modylbench.agents`` wraps as the SDK)."""
 
+from modylbench.channels._agentside import AgentSession, Synthesize
+from modylbench.channels._audio import fallback_speech
 from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for
 from modylbench.channels._inproc import InProcessMeeting
 from modylbench.channels._interface import (
@@ -21,6 +24,7 @@ from modylbench.channels._interface import (
     ControlMessage,
     FileOutcome,
     LinkOptions,
+    MediaStats,
     MeetingEnd,
     MeetingLink,
     Playback,
@@ -29,16 +33,67 @@ from modylbench.channels._interface import (
     TurnEndMarker,
     TurnStartMarker,
 )
+from modylbench.channels._protocol import (
+    AudioReceived,
+    Briefing,
+    CaptionReceived,
+    ChatReceived,
+    Deliverable,
+    Disconnected,
+    DocMessageReceived,
+    FileReceived,
+    Hello,
+    MeetingEnded,
+    MeetingEvent,
+    ScreenFrameReceived,
+    TurnClosed,
+    TurnEnded,
+    TurnStarted,
+)
+from modylbench.channels._shareddoc import (
+    MAX_UPDATE_BYTES,
+    MSG_AWARENESS,
+    MSG_SYNC,
+    SYNC_STEP1,
+    SYNC_STEP2,
+    SYNC_UPDATE,
+    DocMessageError,
+    SharedDocument,
+    parse_message,
+    sync_message,
+)
 from modylbench.channels._signaling import SignalingServer, WebRTCMeeting
+from modylbench.channels._web import WebServer
+from modylbench.channels._webrtc_agent import connect_agent
+from modylbench.channels._wire import MAX_DOC_MESSAGE, MAX_FILE_SIZE, PROTOCOL_VERSION
 
 __all__ = [
+    # transports (harness side)
     "InProcessMeeting",
     "SignalingServer",
     "WebRTCMeeting",
+    "WebServer",
+    "LinkOptions",
+    "MeetingLink",
+    "MediaStats",
+    "Playback",
+    "FileOutcome",
+    # protocol constants
     "FRAME_BYTES",
     "FRAME_SAMPLES",
     "FRAME_SECONDS",
+    "MAX_DOC_MESSAGE",
+    "MAX_FILE_SIZE",
+    "PROTOCOL_VERSION",
     "SAMPLE_RATE",
+    # harness → agent control messages
+    "Caption",
+    "ControlMessage",
+    "MeetingEnd",
+    "TurnClosedMarker",
+    "TurnEndMarker",
+    "TurnStartMarker",
+    # what the harness sees the agent do
     "AgentAudio",
     "AgentChat",
     "AgentDisconnected",
@@ -49,19 +104,41 @@ __all__ = [
     "AgentSpeechOffset",
     "AgentSpeechOnset",
     "AgentTranscript",
-    "Caption",
+    "ProtocolFault",
+    # the agent's side (wrapped by modylbench.agents)
+    "AgentSession",
+    "Synthesize",
+    "connect_agent",
+    "fallback_speech",
+    "AudioReceived",
+    "Briefing",
+    "CaptionReceived",
+    "ChatReceived",
+    "Deliverable",
+    "Disconnected",
+    "DocMessageReceived",
+    "FileReceived",
+    "Hello",
+    "MeetingEnded",
+    "MeetingEvent",
+    "ScreenFrameReceived",
+    "TurnClosed",
+    "TurnEnded",
+    "TurnStarted",
+    # the shared document and its sync messages
+    "SharedDocument",
+    "DocMessageError",
+    "MAX_UPDATE_BYTES",
+    "MSG_AWARENESS",
+    "MSG_SYNC",
+    "SYNC_STEP1",
+    "SYNC_STEP2",
+    "SYNC_UPDATE",
+    "parse_message",
+    "sync_message",
+    # time
     "Clock",
     "ClockTimeout",
-    "ControlMessage",
-    "FileOutcome",
-    "LinkOptions",
-    "MeetingEnd",
-    "MeetingLink",
-    "Playback",
-    "ProtocolFault",
-    "TurnClosedMarker",
-    "TurnEndMarker",
-    "TurnStartMarker",
     "VirtualClock",
     "WallClock",
     "wait_for",

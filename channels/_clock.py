@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, TypeVar, runtime_checkable
 
+from modylbench.channels._compat import loop_has_ready_callbacks
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -148,10 +150,8 @@ class VirtualClock:
             heapq.heappop(self._heap)
         if not self._heap or self._holds:
             return
-        ready = getattr(loop, "_ready", None)
-        if ready is not None:
-            busy = len(ready) > 0
-        else:
+        busy = loop_has_ready_callbacks(loop)
+        if busy is None:
             self._idle_passes += 1
             busy = self._idle_passes < 50
         if busy:

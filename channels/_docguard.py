@@ -25,7 +25,7 @@ import time
 import weakref
 from collections.abc import Callable
 
-from modylbench.record._doc import MAX_NESTING
+from modylbench.record import MAX_NESTING
 
 logger = logging.getLogger(__name__)
 

@@ -4,9 +4,7 @@ bounded agent-event stream. ``WebRTCMeeting`` and ``InProcessMeeting`` add the m
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
-import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,12 +16,10 @@ from modylbench.channels._interface import (
     AgentChat,
     AgentDisconnected,
     AgentDocMessage,
-    AgentDoneSignal,
     AgentEvent,
     AgentFile,
     AgentSpeechOffset,
     AgentSpeechOnset,
-    AgentTranscript,
     Caption,
     ControlMessage,
     FileOutcome,
@@ -31,53 +27,35 @@ from modylbench.channels._interface import (
     MeetingEnd,
     Playback,
     ProtocolFault,
+    TurnClosedMarker,
+    TurnEndMarker,
+    TurnStartMarker,
+)
+from modylbench.channels._protocol import (
+    AgentLeaving,
+    FileTransfers,
+    ReceivedFile,
+    control_message,
+    hello_message,
+    new_file_header,
+    parse_agent_chat,
+    parse_agent_control,
+    persona_chat_message,
 )
 from modylbench.channels._tasks import TaskOwner
 from modylbench.channels._wire import (
-    FILE_RATE,
-    MAX_JSON,
-    PROTOCOL_VERSION,
-    FileAssembler,
-    FileHeader,
+    MAX_DOC_MESSAGE,
     Pipe,
     TokenBucket,
     WireError,
     check_doc_message,
-    dumps,
     parse_json,
-    sanitize_name,
-    send_file,
-    sha256_hex,
 )
 
 if TYPE_CHECKING:
     from PIL import Image
 
 logger = logging.getLogger(__name__)
-
-
-def fit_briefing(message: dict[str, Any], limit: int = MAX_JSON) -> dict[str, Any]:
-    """``message`` with its ``briefing`` cut down until it fits ``limit`` characters (docs/protocol.md).
-
-    The built-in scenarios' hellos are 7-13 kB, far under the limit; a scenario with a huge brief
-    first loses its deliverables' ``content`` (the shared document holds it anyway), then their
-    ``template``, then the briefing itself, and says so with ``briefing.truncated``.
-    """
-    if len(dumps(message)) <= limit or not isinstance(message.get("briefing"), dict):
-        return message
-    out = copy.deepcopy(message)
-    briefing: dict[str, Any] = out["briefing"]
-    briefing["truncated"] = True
-    for field in ("content", "template"):
-        for d in briefing.get("deliverables") or []:
-            if isinstance(d, dict):
-                d.pop(field, None)
-        if len(dumps(out)) <= limit:
-            logger.warning("hello briefing over %d characters: deliverables sent without %s", limit, field)
-            return out
-    logger.warning("hello briefing over %d characters even without templates: left out", limit)
-    del out["briefing"]
-    return out
 
 
 class JoinClock:
@@ -159,8 +137,9 @@ class LinkBase:
         self.pipes: dict[str, Pipe] = {}
         self.tasks = TaskOwner(type(self).__name__, self._task_failed)
         self._events: asyncio.Queue[AgentEvent] = asyncio.Queue()
-        self._files = FileAssembler(self.options.max_file_size)
-        self._pushes: dict[str, asyncio.Future[tuple[bool, str]]] = {}
+        self._files = FileTransfers(
+            self.clock, self.options.max_file_size, self._reply_on_files, self._file_received
+        )
         self._chat_bucket = TokenBucket(clock, self.options.chat_rate, self.options.chat_burst)
         self._chat_dropped = 0
         self._vad = VoiceActivity(self.options.vad_threshold_db, self.options.vad_hangover)
@@ -170,36 +149,32 @@ class LinkBase:
         self._gone = False
         self._closing = False
         self._dropped_events = 0
-        self._started_at = 0.0  # see the property: kept on the underlying clock
+        self._attempt_started = self.clock.base.now()
         self.turn_index: int | None = None
         self.briefing: dict[str, Any] | None = None
         """What the agent is told when it joins, sent as ``hello.briefing``; set before the agent connects."""
 
     def hello_message(self) -> str:
         """The ``hello`` control message, sent once every channel is open (docs/protocol.md)."""
-        obj: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": self.meeting_id,
-                               "captions": self.options.captions, "screen_fps": self.options.screen_fps,
-                               "time": self.clock.now()}  # fmt: skip
-        if self.briefing is not None:
-            obj["briefing"] = self.briefing
-        return dumps(fit_briefing(obj))
+        return hello_message(self.meeting_id, self.options.captions, self.options.screen_fps, self.clock.now(),
+                             self.briefing)  # fmt: skip
+
+    def _channels_open(self) -> str:
+        """Every data channel is open: the meeting clock starts now. Returns the hello, to be sent first."""
+        hello = self.hello_message()
+        self._mark_connected()
+        return hello
 
     # ---------------------------------------------------------------- lifecycle
 
-    @property
-    def _started_at(self) -> float:
-        """When the agent's connection attempt began, on the underlying clock (connect time counts from it)."""
-        return self._attempt_started
-
-    @_started_at.setter
-    def _started_at(self, _value: float) -> None:
-        # Signaling marks the agent's first contact by assigning the meeting clock's time, which stands at
-        # 0 until the join; the underlying clock is what measures how long joining took.
+    def join_attempt_started(self) -> None:
+        """The agent's connection attempt begins now (it opened signaling): connect time counts from here,
+        on the underlying clock, since the meeting clock stands at 0 until the join."""
         self._attempt_started = self.clock.base.now()
 
     def _mark_connected(self) -> None:
         if not self._connected.is_set():
-            self._connect_time = self.clock.base.now() - self._started_at
+            self._connect_time = self.clock.base.now() - self._attempt_started
             self.clock.start()
             self._connected.set()
             self._settled.set()
@@ -221,6 +196,11 @@ class LinkBase:
     def connected(self) -> bool:
         return self._connected.is_set() and not self._gone
 
+    @property
+    def gone(self) -> bool:
+        """The agent has left (or never will join): the event stream has ended with ``AgentDisconnected``."""
+        return self._gone
+
     def _agent_gone(self, reason: str) -> None:
         """The agent is gone: close the event stream with ``AgentDisconnected`` exactly once."""
         if self._gone:
@@ -230,9 +210,7 @@ class LinkBase:
         self._gone = True
         self._settled.set()
         now = self.clock.now()
-        for fut in self._pushes.values():
-            if not fut.done():
-                fut.set_result((False, f"agent disconnected: {reason}"))
+        self._files.abort(f"agent disconnected: {reason}")
         self.audio.stop(now)
         self._events.put_nowait(AgentDisconnected(now, reason))  # never dropped, always last
 
@@ -283,10 +261,10 @@ class LinkBase:
             return
         try:
             if label == "doc":
-                check_doc_message(data, self.options.max_doc_message)
+                check_doc_message(data, MAX_DOC_MESSAGE)
                 self._emit(AgentDocMessage(self.clock.now(), bytes(data)))  # type: ignore[arg-type]
             elif label == "files":
-                self._on_files(data)
+                self._files.on_message(data)
             elif label in ("chat", "control"):
                 obj = parse_json(data, label)
                 (self._on_chat if label == "chat" else self._on_control)(obj)
@@ -298,10 +276,8 @@ class LinkBase:
             logger.exception("handling a %s message", label)
             self._fault("internal_error", repr(exc), label)
 
-    def _on_chat(self, obj: dict[str, object]) -> None:
-        text = obj.get("text")
-        if obj["type"] != "chat" or not isinstance(text, str):
-            raise WireError("malformed_message", "chat: expected {type: 'chat', text: string}")
+    def _on_chat(self, obj: dict[str, Any]) -> None:
+        text = parse_agent_chat(obj)
         if not self._chat_bucket.take():
             self._chat_dropped += 1
             if self._chat_dropped == 1 or self._chat_dropped % 100 == 0:
@@ -312,92 +288,24 @@ class LinkBase:
             text = text[: self.options.max_chat_chars]
         self._emit(AgentChat(self.clock.now(), text))
 
-    def _on_control(self, obj: dict[str, object]) -> None:
-        kind, now = obj["type"], self.clock.now()
-        if kind == "done":
-            ti = obj.get("turn_index")
-            self._emit(AgentDoneSignal(now, ti if isinstance(ti, int) and not isinstance(ti, bool) else None))
-        elif kind == "transcript":
-            text = obj.get("text")
-            if not isinstance(text, str):
-                raise WireError("malformed_message", "transcript: text must be a string")
-            self._emit(AgentTranscript(now, text[: self.options.max_chat_chars]))
-        elif kind == "bye":
+    def _on_control(self, obj: dict[str, Any]) -> None:
+        message = parse_agent_control(obj, self.clock.now(), self.options.max_chat_chars)
+        if isinstance(message, AgentLeaving):
             self._agent_gone("agent left")
-        elif kind == "ping":
-            pass
-        else:
-            raise WireError("unknown_control", f"unknown control type {str(kind)[:50]!r}")
+        elif message is not None:
+            self._emit(message)
 
-    def _on_files(self, data: str | bytes) -> None:
-        now = self.clock.now()
-        if isinstance(data, bytes):
-            try:
-                self._files.chunk(data, now)
-            except WireError as exc:
-                if exc.kind == "file_overrun":
-                    fid = str(exc).split(":")[0]
-                    self._send_nowait("files", dumps({"type": "file_error", "id": fid, "reason": str(exc)}))
-                raise
-            return
-        obj = parse_json(data, "files")
-        kind = obj["type"]
-        if kind == "file_start":
-            try:
-                self._files.start(obj, now)
-            except WireError as exc:
-                raw_id = obj.get("id")
-                fid = raw_id if isinstance(raw_id, str) else ""
-                self._send_nowait("files", dumps({"type": "file_error", "id": fid, "reason": str(exc)}))
-                self._emit(self._failed_file(obj, exc.kind + ": " + str(exc)))
-                return
-        elif kind == "file_end":
-            header, content, reason = self._files.end(obj.get("id"))
-            if reason:
-                reply = {"type": "file_error", "id": header.file_id, "reason": reason}
-            else:
-                reply = {"type": "file_ack", "id": header.file_id, "sha256": header.sha256}
-            self._send_nowait("files", dumps(reply))
-            self._emit(
-                AgentFile(
-                    now,
-                    header.file_id,
-                    header.name,
-                    header.media_type,
-                    header.size,
-                    header.sha256,
-                    content,
-                    not reason,
-                    reason,
-                )
-            )
-        elif kind in ("file_ack", "file_error"):
-            fut = self._pushes.get(str(obj.get("id")))
-            if fut is not None and not fut.done():
-                fut.set_result((kind == "file_ack", str(obj.get("reason", ""))[:500]))
-        else:
-            raise WireError("unknown_file_message", f"unknown files type {str(kind)[:50]!r}")
+    def _file_received(self, file: ReceivedFile) -> None:
+        self._emit(AgentFile(self.clock.now(), file.file_id, file.name, file.media_type, file.size, file.sha256,
+                             file.data, file.ok, file.reason))  # fmt: skip
 
-    def _failed_file(self, obj: dict[str, object], reason: str) -> AgentFile:
-        size = obj.get("size")
-        return AgentFile(
-            self.clock.now(), str(obj.get("id", ""))[:64], sanitize_name(str(obj.get("name", ""))[:1000]),
-            str(obj.get("media_type", ""))[:255], size if isinstance(size, int) and size >= 0 else 0,
-            str(obj.get("sha256", ""))[:64], b"", False, reason,
-        )  # fmt: skip
+    def _reply_on_files(self, message: str) -> None:
+        self._send_nowait("files", message)
 
     async def _watchdog(self) -> None:
         while not self._gone:
             await self.clock.sleep(1.0)
-            for header in self._files.expire(self.clock.now(), self.options.file_timeout):
-                reason = f"unfinished: no data for {self.options.file_timeout:g} s"
-                self._send_nowait(
-                    "files", dumps({"type": "file_error", "id": header.file_id, "reason": reason})
-                )
-                self._emit(
-                    AgentFile(self.clock.now(), header.file_id, header.name, header.media_type, header.size,
-                              header.sha256, b"", False, reason)
-                )  # fmt: skip
+            self._files.expire(self.options.file_timeout)
 
     def _send_nowait(self, label: str, data: str | bytes) -> None:
         pipe = self.pipes.get(label)
@@ -424,26 +332,22 @@ class LinkBase:
 
     async def send_chat(self, text: str) -> float:
         now = self.clock.now()
-        await self._send("chat", dumps({"type": "chat", "sender": "persona", "text": text, "time": now}))
+        await self._send("chat", persona_chat_message(text, now))
         return now
 
     async def send_control(self, message: ControlMessage) -> bool:
         if isinstance(message, Caption) and not self.options.captions:
             return False
-        obj = message.to_json()
-        obj["time"] = self.clock.now()
-        if isinstance(obj.get("turn_index"), int):
-            self.turn_index = obj["turn_index"]
-        raw = dumps(obj)
-        if len(raw) > MAX_JSON:
-            raise ValueError(f"control message of {len(raw)} characters exceeds {MAX_JSON}")
+        if isinstance(message, TurnStartMarker | TurnEndMarker | TurnClosedMarker):
+            self.turn_index = message.turn_index
+        raw = control_message(message, self.clock.now())
         ok = await self._send("control", raw)
         if isinstance(message, MeetingEnd):
             self._closing = True
         return ok
 
     async def send_doc(self, message: bytes) -> None:
-        check_doc_message(message, self.options.max_doc_message)
+        check_doc_message(message, MAX_DOC_MESSAGE)
         await self._send("doc", message)
 
     async def _send(self, label: str, data: str | bytes) -> bool:
@@ -454,9 +358,7 @@ class LinkBase:
 
     async def push_file(self, name: str, data: bytes, media_type: str) -> FileOutcome:
         started = self.clock.now()
-        header = FileHeader(
-            secrets.token_hex(8), sanitize_name(name), media_type, len(data), await sha256_hex(data)
-        )
+        header = await new_file_header(name, data, media_type)
 
         def outcome(ok: bool, reason: str) -> FileOutcome:
             return FileOutcome(header.file_id, header.name, media_type, len(data), header.sha256, ok, reason,
@@ -467,18 +369,10 @@ class LinkBase:
         pipe = self.pipes.get("files")
         if pipe is None or self._gone:
             return outcome(False, "not connected")
-        fut: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
-        self._pushes[header.file_id] = fut
         try:
-            rate = float(self.options.extra.get("file_rate", FILE_RATE))
-            try:
-                await send_file(pipe, self.clock, header, data, rate)
-            except Exception as exc:
-                return outcome(False, f"send failed: {exc!r}")
-            try:
-                ok, reason = await wait_for(self.clock, asyncio.shield(fut), self.options.file_timeout)
-            except ClockTimeout:
-                return outcome(False, f"no acknowledgement within {self.options.file_timeout:g} s")
-            return outcome(ok, reason)
-        finally:
-            self._pushes.pop(header.file_id, None)
+            ok, reason = await self._files.push(
+                pipe, header, data, self.options.file_rate, self.options.file_timeout
+            )
+        except Exception as exc:
+            return outcome(False, f"send failed: {exc!r}")
+        return outcome(ok, reason)

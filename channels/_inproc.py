@@ -14,7 +14,14 @@ from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import AudioSource
 from modylbench.channels._clock import Clock
 from modylbench.channels._harness import LinkBase, closing_reason
-from modylbench.channels._interface import FRAME_SECONDS, LinkOptions, MeetingEnd
+from modylbench.channels._interface import (
+    FRAME_SECONDS,
+    LinkOptions,
+    MediaStats,
+    MeetingEnd,
+    PacingStats,
+    media_stats,
+)
 from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, SharedRate
 
 logger = logging.getLogger(__name__)
@@ -61,8 +68,7 @@ class InProcessMeeting(LinkBase):
         self._screen: Image.Image | None = None
         self._screen_version = 0
         self._open = False
-        self._audio_frames = self._audio_late = 0
-        self._audio_max_late = 0.0
+        self._audio_pacing = PacingStats()
 
     def _is_open(self) -> bool:
         return self._open
@@ -77,10 +83,9 @@ class InProcessMeeting(LinkBase):
         for label in CHANNEL_LABELS:
             self.pipes[label] = InProcPipe(label, self._to_agent, self._is_open)
             agent.pipes[label] = InProcPipe(label, self._to_harness, self._is_open)
-        await self.pipes["control"].send(self.hello_message())
-        self._mark_connected()
-        self.tasks.start(self._pump(self.audio, agent.on_audio), "persona-audio")
-        self.tasks.start(self._pump(agent.audio, self.on_agent_audio), "agent-audio")
+        await self.pipes["control"].send(self._channels_open())
+        self.tasks.start(self._stream_audio(self.audio, agent.on_audio, self._audio_pacing), "persona-audio")
+        self.tasks.start(self._stream_audio(agent.audio, self.on_agent_audio), "agent-audio")
         self.tasks.start(self._screen_loop(agent), "screen")
         return agent
 
@@ -94,26 +99,24 @@ class InProcessMeeting(LinkBase):
             if self._gone:  # the agent said bye
                 self._shutdown("agent left")
 
-    async def _pump(self, source: AudioSource, sink: Callable[[float, bytes], None]) -> None:
+    async def _stream_audio(
+        self, source: AudioSource, sink: Callable[[float, bytes], None], pacing: PacingStats | None = None
+    ) -> None:
+        """Hand ``sink`` one 20 ms frame of ``source`` at each frame slot on the clock (noting lateness in
+        ``pacing``), as an audio track would."""
         t = self.clock.now()
-        persona = source is self.audio
         while self._open:
             await self.clock.sleep_until(t)
             if not self._open:
                 return
-            if persona:
-                late = self.clock.now() - t
-                self._audio_frames += 1
-                self._audio_max_late = max(self._audio_max_late, late)
-                if late > 0.020:
-                    self._audio_late += 1
+            if pacing is not None:
+                pacing.record(self.clock.now() - t)
             sink(t, source.next_frame(t))
             t += FRAME_SECONDS
 
-    def media_stats(self) -> dict[str, float | int]:
+    def media_stats(self) -> MediaStats:
         """Persona audio frames handed over, how many were late by more than 20 ms, the worst lateness."""
-        return {"audio_frames_sent": self._audio_frames, "audio_frames_late_20ms": self._audio_late,
-                "audio_max_late_ms": round(self._audio_max_late * 1000, 3), "screen_changes": self._screen_version}
+        return media_stats(self._audio_pacing, self._screen_version)
 
     async def show(self, image: Image.Image) -> float:
         self._screen = (

@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
+
+from modylbench.channels._wire import FILE_RATE, MAX_FILE_SIZE
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -143,6 +145,48 @@ class FileOutcome:
     finished: float = 0.0
 
 
+# ---------------------------------------------------------------- media pacing
+
+
+@dataclass
+class PacingStats:
+    """How well a paced media stream kept its schedule (seconds)."""
+
+    frames: int = 0
+    late_frames: int = 0
+    max_late: float = 0.0
+    late_threshold: float = 0.020
+
+    def record(self, late: float) -> None:
+        """One frame went out ``late`` seconds after its slot."""
+        self.frames += 1
+        self.max_late = max(self.max_late, late)
+        if late > self.late_threshold:
+            self.late_frames += 1
+
+
+class MediaStats(TypedDict):
+    """How well the persona's media kept its schedule in one meeting (the manifest's ``media``)."""
+
+    audio_frames_sent: int
+    audio_frames_late_20ms: int
+    """Persona audio frames sent more than 20 ms after their slot."""
+    audio_max_late_ms: float
+    screen_changes: int
+    """Pictures put on the screen share."""
+    screen_frames_sent: NotRequired[int]
+    """Video frames sent (WebRTC only: in process a picture is handed over when it changes)."""
+
+
+def media_stats(audio: PacingStats, screen_changes: int, screen: PacingStats | None = None) -> MediaStats:
+    """The ``MediaStats`` of a link from its audio pacing, its screen changes and (if paced) its screen frames."""
+    out = MediaStats(audio_frames_sent=audio.frames, audio_frames_late_20ms=audio.late_frames,
+                     audio_max_late_ms=round(audio.max_late * 1000, 3), screen_changes=screen_changes)  # fmt: skip
+    if screen is not None:
+        out["screen_frames_sent"] = screen.frames
+    return out
+
+
 # ---------------------------------------------------------------- agent → harness events
 
 
@@ -258,14 +302,12 @@ class LinkOptions:
     screen_fps: float = 2.0
     """Screen-share frame rate (1–5 fps)."""
     screen_size: tuple[int, int] = (1280, 720)
-    max_file_size: int = 50 * 1024 * 1024
+    max_file_size: int = MAX_FILE_SIZE
     """Largest file accepted or pushed, in bytes."""
     max_chat_chars: int = 8_000
     chat_rate: float = 5.0
     """Chat messages per second the agent may sustain (token bucket); the excess is dropped and reported."""
     chat_burst: int = 20
-    max_doc_message: int = 256 * 1024
-    """Largest doc-channel message (bytes) accepted."""
     event_queue: int = 4096
     """Bound on undelivered agent events; audio chunks are dropped first when it is full."""
     connect_timeout: float = 10.0
@@ -275,7 +317,8 @@ class LinkOptions:
     """Frame RMS (dBFS) above which a frame counts as voiced."""
     vad_hangover: float = 0.3
     """Silence (s) that ends a speech segment."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    file_rate: float = FILE_RATE
+    """Pacing of each file the persona pushes (bytes/s); WebRTC meetings of one process also share a budget."""
 
 
 @runtime_checkable
@@ -331,6 +374,10 @@ class MeetingLink(Protocol):
 
     def events(self) -> AsyncIterator[AgentEvent]:
         """What the agent does, in order; ends after ``AgentDisconnected``. Iterate from one consumer only."""
+        ...
+
+    def media_stats(self) -> MediaStats:
+        """How well the persona's audio and screen share kept their schedule so far."""
         ...
 
     async def close(self, reason: str = "completed") -> None:

@@ -32,8 +32,8 @@ from modylbench.channels._wire import (
     read_varuint,
     write_varuint,
 )
-from modylbench.record._doc import new_product, products_json, products_root, to_yjs
-from modylbench.scenarios._pointer import parse_pointer
+from modylbench.record import new_product, products_json, products_root, to_yjs
+from modylbench.scenarios import parse_pointer
 
 logger = logging.getLogger(__name__)
 

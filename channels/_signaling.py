@@ -10,7 +10,7 @@ import logging
 import secrets
 from collections import deque
 from http import HTTPStatus
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from aiortc import RTCDataChannel, RTCPeerConnection, RTCRtpSender, RTCSessionDescription
@@ -23,9 +23,11 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from modylbench.channels._clock import Clock, ClockTimeout, WallClock, wait_for
+from modylbench.channels._compat import keyframe_requests_visible
 from modylbench.channels._harness import LinkBase, closing_reason
-from modylbench.channels._interface import LinkOptions, MeetingEnd
+from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, media_stats
 from modylbench.channels._webrtc import (
+    ArrivalTimes,
     DataChannelPipe,
     PacedAudioTrack,
     ScreenTrack,
@@ -36,12 +38,10 @@ from modylbench.channels._webrtc import (
     sdp_summary,
     video_codecs,
 )
-from modylbench.channels._wire import CHANNEL_LABELS, dumps
+from modylbench.channels._wire import CHANNEL_LABELS, MAX_SIGNALING_MESSAGE, dumps
 
 logger = logging.getLogger(__name__)
 
-MAX_SIGNALING_MESSAGE = 256 * 1024
-"""Largest websocket message accepted (bytes); larger ones close the socket with 1009."""
 OFFER_TIMEOUT = 10.0
 """Seconds the server waits for the offer after the websocket opens."""
 ICE_TIMEOUT = 30.0
@@ -59,6 +59,14 @@ CLOSE_ICE_FAILED = 4502
 REFUSALS_KEPT = 256
 
 MEETINGS_PATH = "/meetings/"
+
+
+class Refusal(NamedTuple):
+    """Why a signaling socket is turned away: its close code, the ``error`` message's code and text."""
+
+    code: int
+    kind: str
+    message: str
 
 
 def error_message(kind: str, message: str) -> str:
@@ -136,12 +144,44 @@ class WebRTCMeeting(LinkBase):
         self._ws: ServerConnection | None = None
         self._ended = False
         self._offer_lock = asyncio.Lock()  # one offer is answered at a time: the first to complete wins
+        self._arrivals: ArrivalTimes | None = None
+        """When each of the agent's audio packets arrived (set up with the answer)."""
         self._gone_reason = ""
         self._offer_candidates = 0
         self._close: tuple[int, str, str] = (CLOSE_NORMAL, "meeting over", "")
         """How the signaling socket closes at teardown: code, reason, and the ``error`` message if any."""
 
     # ---------------------------------------------------------------- negotiation
+
+    def refusal(self) -> Refusal | None:
+        """Why a signaling socket cannot join this meeting now, or None if it can."""
+        if self._gone:
+            return Refusal(CLOSE_MEETING_OVER, "meeting_over", "the meeting is over")
+        if self.pc is not None:
+            return Refusal(CLOSE_ALREADY_JOINED, "already_joined",
+                           "the meeting already has its agent (another connection joined first)")  # fmt: skip
+        return None
+
+    async def answer_join(self, sdp: str, ws: ServerConnection) -> str | Refusal:
+        """Answer the offer that came on ``ws``, or say why not. A socket may have opened before the agent
+        joined and offer afterwards: the meeting is checked again under the lock, so the first offer to be
+        answered keeps the meeting and every later one is refused (4409)."""
+        async with self._offer_lock:
+            refusal = self.refusal()
+            if refusal is not None:
+                return refusal
+            try:
+                answer = await self.accept_offer(sdp)
+            except ValueError as exc:
+                return Refusal(CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200])
+            self._ws = ws
+        self.tasks.start(self.join_deadline(), "join-deadline")
+        return answer
+
+    def signaling_closed(self, reason: str = "signaling connection closed") -> None:
+        """The agent's signaling socket said ``bye`` or closed: unless the meeting already ended, it is gone."""
+        if not self._ended:
+            self._agent_gone(reason)
 
     async def accept_offer(self, sdp: str) -> str:
         """Answer the agent's offer; raises ValueError for an unusable SDP."""
@@ -172,7 +212,7 @@ class WebRTCMeeting(LinkBase):
                                                          if c.mimeType.lower() in ("video/vp8", "video/rtx")])
                     transceiver.sender.replaceTrack(self.screen_track)
                     self.screen_track.sender = transceiver.sender
-                    if not hasattr(transceiver.sender, "_RTCRtpSender__force_keyframe"):
+                    if not keyframe_requests_visible(transceiver.sender):
                         logger.warning("aiortc internals changed: key-frame requests (PLI) are not seen; "
                                        "the screen share still sends a key frame every %g s",
                                        self.screen_track.keyframe_interval)
@@ -200,8 +240,7 @@ class WebRTCMeeting(LinkBase):
         def opened() -> None:
             self.pipes[label] = DataChannelPipe(channel)
             if len(self.pipes) == len(CHANNEL_LABELS) and not self.connected:
-                self.tasks.start(self.pipes["control"].send(self.hello_message()), "hello")
-                self._mark_connected()
+                self.tasks.start(self.pipes["control"].send(self._channels_open()), "hello")
 
         if channel.readyState == "open":
             opened()
@@ -211,8 +250,7 @@ class WebRTCMeeting(LinkBase):
     def _on_track(self, track: MediaStreamTrack) -> None:
         # Both remote tracks are read to the end: unread tracks grow memory without bound.
         if track.kind == "audio":
-            arrivals = getattr(self, "_arrivals", None)
-            self.tasks.start(consume_audio(track, self.clock, arrivals, self.on_agent_audio), "agent-audio")
+            self.tasks.start(consume_audio(track, self.clock, self._arrivals, self.on_agent_audio), "agent-audio")
         else:
             self.tasks.start(consume_video(track, self.clock, None), "agent-video")
 
@@ -242,12 +280,9 @@ class WebRTCMeeting(LinkBase):
 
     # ---------------------------------------------------------------- media
 
-    def media_stats(self) -> dict[str, float | int]:
+    def media_stats(self) -> MediaStats:
         """How well the persona's tracks kept their schedule: frames sent, late frames, worst lateness."""
-        a, v = self.audio_track.stats, self.screen_track.stats
-        return {"audio_frames_sent": a.frames, "audio_frames_late_20ms": a.late_frames,
-                "audio_max_late_ms": round(a.max_late * 1000, 3), "screen_frames_sent": v.frames,
-                "screen_changes": self.screen_track.changes}
+        return media_stats(self.audio_track.stats, self.screen_track.changes, self.screen_track.stats)
 
     def prepare_screen(self, image: Image.Image) -> None:
         self.screen_track.prepare(image)
@@ -371,25 +406,16 @@ class SignalingServer:
             return connection.respond(HTTPStatus.UNAUTHORIZED, f"{said}\n")
         return None
 
-    @staticmethod
-    def _taken(meeting: WebRTCMeeting) -> tuple[int, str, str] | None:
-        """Why a socket cannot join ``meeting`` now (close code, kind, message), or None if it can."""
-        if meeting._gone:
-            return CLOSE_MEETING_OVER, "meeting_over", "the meeting is over"
-        if meeting.pc is not None:
-            return CLOSE_ALREADY_JOINED, "already_joined", "the meeting already has its agent (another connection joined first)"
-        return None
-
     async def _handle(self, ws: ServerConnection) -> None:
         meeting, _ = self._lookup(ws.request.path if ws.request else "")
         if meeting is None:
             return
-        taken = self._taken(meeting)
+        taken = meeting.refusal()
         if taken is not None:
             await self._refuse(ws, *taken)
             return
         # Connect time counts from the agent opening signaling, not from when the meeting was created.
-        meeting._started_at = meeting.clock.now()
+        meeting.join_attempt_started()
         try:
             raw = await wait_for(meeting.clock, ws.recv(), OFFER_TIMEOUT)
         except ClockTimeout:
@@ -402,23 +428,12 @@ class SignalingServer:
         except ValueError as exc:
             await self._refuse(ws, CLOSE_BAD_MESSAGE, "bad_message", str(exc)[:200])
             return
-        # A socket may have opened before the agent joined and offer afterwards: the meeting is checked again
-        # under the lock, so the first offer to be answered keeps the meeting and every later one gets 4409.
-        # Refusals are sent after the lock is released: a client slow to finish the close handshake must not
-        # hold up the next offer.
-        async with meeting._offer_lock:
-            refusal = self._taken(meeting)
-            if refusal is None:
-                try:
-                    answer = await meeting.accept_offer(msg["sdp"])
-                except ValueError as exc:
-                    refusal = CLOSE_BAD_SDP, "bad_sdp", str(exc)[:200]
-                else:
-                    meeting._ws = ws
-        if refusal is not None:
-            await self._refuse(ws, *refusal)
+        # Refusals are sent after the offer lock is released: a client slow to finish the close handshake
+        # must not hold up the next offer.
+        answer = await meeting.answer_join(msg["sdp"], ws)
+        if isinstance(answer, Refusal):
+            await self._refuse(ws, *answer)
             return
-        meeting.tasks.start(meeting.join_deadline(), "join-deadline")
         try:
             await ws.send(dumps({"type": "answer", "sdp": answer}))
         except ConnectionClosed:
@@ -431,12 +446,11 @@ class SignalingServer:
                 except (ValueError, RecursionError):
                     continue
                 if isinstance(msg, dict) and msg.get("type") == "bye":
-                    meeting._agent_gone("agent left")
+                    meeting.signaling_closed("agent left")
                     break
         except ConnectionClosed:
             pass
-        if not meeting._ended:
-            meeting._agent_gone("signaling connection closed")
+        meeting.signaling_closed()
 
     async def _refuse(self, ws: ServerConnection, code: int, kind: str, message: str) -> None:
         self.refused.append((ws.request.path[:200] if ws.request else "", kind))

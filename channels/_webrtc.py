@@ -10,16 +10,11 @@ import logging
 import math
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, cast
 
-import aioice.ice
 import numpy as np
 from aiortc import MediaStreamTrack, RTCConfiguration, RTCDataChannel, RTCRtpReceiver
-from aiortc.jitterbuffer import JitterBuffer, JitterFrame
 from aiortc.mediastreams import MediaStreamError
-from aiortc.rtp import RtpPacket
-from aiortc.utils import uint16_add
 from av import AudioFrame, CodecContext, Packet, VideoFrame
 from av.audio.codeccontext import AudioCodecContext
 from av.video.codeccontext import VideoCodecContext
@@ -28,43 +23,30 @@ from PIL import Image
 
 from modylbench.channels._audio import SILENCE, AudioSource
 from modylbench.channels._clock import Clock
-from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE
-from modylbench.channels._wire import MAX_MESSAGE, SharedRate, loop_file_budget
+from modylbench.channels._compat import (
+    AUDIO_PREFETCH,
+    RecoveringJitterBuffer,
+    enable_loopback_candidates,
+    observe_rtp_packets,
+    replace_jitter_buffer,
+    take_keyframe_request,
+)
+from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, PacingStats
+from modylbench.channels._wire import (
+    MAX_MESSAGE,
+    SEND_BUFFER_HIGH,
+    SEND_BUFFER_LOW,
+    SharedRate,
+    loop_file_budget,
+)
 
 logger = logging.getLogger(__name__)
-
-AUDIO_PREFETCH = 4
-"""Frames aiortc's audio jitter buffer holds back before decoding (4 × 20 ms)."""
-_original_host_addresses = aioice.ice.get_host_addresses
-
-
-def _host_addresses_with_loopback(use_ipv4: bool, use_ipv6: bool) -> list[str]:
-    addresses = _original_host_addresses(use_ipv4, use_ipv6)
-    if use_ipv4 and "127.0.0.1" not in addresses:
-        addresses.append("127.0.0.1")
-    return addresses
-
-
-def enable_loopback_candidates() -> None:
-    """Make aioice offer 127.0.0.1 as a host candidate: it never does by itself, and on a loopback-only host
-    ICE would then have no candidate at all."""
-    aioice.ice.get_host_addresses = _host_addresses_with_loopback  # type: ignore[assignment]
 
 
 def rtc_configuration() -> RTCConfiguration:
     # RTCConfiguration() with no servers adds a public STUN server; unanswered, it costs 5 s per offer/answer.
     enable_loopback_candidates()
     return RTCConfiguration(iceServers=[])
-
-
-@dataclass
-class PacingStats:
-    """How well a paced track kept its schedule (seconds)."""
-
-    frames: int = 0
-    late_frames: int = 0
-    max_late: float = 0.0
-    late_threshold: float = 0.020
 
 
 class OpusFrames:
@@ -144,11 +126,7 @@ class PacedAudioTrack(MediaStreamTrack):
         else:
             self._t += FRAME_SECONDS
             await self.clock.sleep_until(self._t)
-        late = self.clock.now() - self._t
-        self.stats.frames += 1
-        self.stats.max_late = max(self.stats.max_late, late)
-        if late > self.stats.late_threshold:
-            self.stats.late_frames += 1
+        self.stats.record(self.clock.now() - self._t)
         packet = self.opus.packet(self.source.next_frame(self._t), self._pts)
         self._pts += FRAME_SAMPLES
         return packet
@@ -251,13 +229,6 @@ class ScreenTrack(MediaStreamTrack):
         self._frame = frame
         self.changes += 1
 
-    def _keyframe_requested(self) -> bool:
-        attr = "_RTCRtpSender__force_keyframe"
-        if self.sender is not None and getattr(self.sender, attr, False):
-            setattr(self.sender, attr, False)
-            return True
-        return False
-
     async def recv(self) -> Packet:  # type: ignore[override]
         while True:
             if self.readyState != "live":
@@ -267,16 +238,14 @@ class ScreenTrack(MediaStreamTrack):
             else:
                 self._t += self.period
                 await self.clock.sleep_until(self._t)
-            late = self.clock.now() - self._t
-            self.stats.frames += 1
-            self.stats.max_late = max(self.stats.max_late, late)
+            self.stats.record(self.clock.now() - self._t)
             pts = int(self._t * 90_000)
             if not self.encode_vp8:
                 frame = self._frame
                 frame.pts = pts
                 frame.time_base = fractions.Fraction(1, 90_000)
                 return frame  # type: ignore[return-value]
-            key = self._keyframe_requested() or self._t - self._last_key >= self.keyframe_interval
+            key = take_keyframe_request(self.sender) or self._t - self._last_key >= self.keyframe_interval
             data = await asyncio.to_thread(self._encode, self._frame, pts, key)
             if not data:
                 continue
@@ -287,40 +256,6 @@ class ScreenTrack(MediaStreamTrack):
             packet.pts = pts
             packet.time_base = fractions.Fraction(1, 90_000)
             return packet
-
-
-class RecoveringJitterBuffer(JitterBuffer):
-    """aiortc's audio jitter buffer, except that a lost packet is skipped once later frames are waiting.
-
-    Stock aiortc waits for the missing packet until the buffer overflows and then stays full, adding
-    ~200 ms to every later frame (aiortc issue #543).
-    """
-
-    max_backlog = AUDIO_PREFETCH + 1
-    """Frames allowed to wait; beyond that the oldest are dropped, because aiortc releases at most one frame
-    per arriving packet and a burst after a stall would otherwise add its size to every later frame."""
-
-    def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
-        pli, frame = super().add(packet)
-        if frame is not None and self._origin is not None:
-            cap = self._capacity
-            present = sum(1 for p in self._packets if p is not None)
-            if present > self.max_backlog:
-                self.dropped = getattr(self, "dropped", 0) + present - self.max_backlog
-                self.remove(present - self.max_backlog)
-                while self._packets[self._origin % cap] is None and any(self._packets):
-                    self._origin = uint16_add(self._origin, 1)
-        if frame is None and self._origin is not None:
-            cap = self._capacity
-            if self._packets[self._origin % cap] is None:
-                present = sum(1 for p in self._packets if p is not None)
-                if present > self._prefetch:
-                    for _ in range(cap):
-                        if self._packets[self._origin % cap] is not None:
-                            break
-                        self._origin = uint16_add(self._origin, 1)
-                    frame = self._remove_frame(packet.sequence_number)
-        return pli, frame
 
 
 class ArrivalTimes:
@@ -348,17 +283,9 @@ class ArrivalTimes:
 def instrument_audio_receiver(receiver: RTCRtpReceiver, clock: Clock) -> ArrivalTimes:
     """Swap in the recovering jitter buffer and note each packet's arrival time."""
     arrivals = ArrivalTimes(clock)
-    if hasattr(receiver, "_RTCRtpReceiver__jitter_buffer"):
-        receiver._RTCRtpReceiver__jitter_buffer = RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)  # type: ignore[attr-defined]
-    else:
+    if not replace_jitter_buffer(receiver, RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)):
         logger.warning("aiortc internals changed: audio jitter-buffer recovery not installed")
-    original = receiver._handle_rtp_packet
-
-    async def handle(packet: RtpPacket, arrival_time_ms: int) -> None:
-        arrivals.record(packet.timestamp)
-        await original(packet, arrival_time_ms)
-
-    receiver._handle_rtp_packet = handle  # type: ignore[method-assign]
+    observe_rtp_packets(receiver, lambda packet: arrivals.record(packet.timestamp))
     return arrivals
 
 
@@ -427,7 +354,9 @@ class DataChannelPipe:
         """File chunks on any data channel of this event loop share one budget (see ``SharedRate``)."""
         return loop_file_budget()
 
-    def __init__(self, channel: RTCDataChannel, high: int = 1 << 20, low: int = 256 * 1024) -> None:
+    def __init__(
+        self, channel: RTCDataChannel, high: int = SEND_BUFFER_HIGH, low: int = SEND_BUFFER_LOW
+    ) -> None:
         self.channel = channel
         self.label = channel.label
         self.high = high

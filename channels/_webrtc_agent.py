@@ -24,7 +24,7 @@ from modylbench.channels._webrtc import (
     instrument_audio_receiver,
     rtc_configuration,
 )
-from modylbench.channels._wire import CHANNEL_LABELS
+from modylbench.channels._wire import CHANNEL_LABELS, MAX_SIGNALING_MESSAGE
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ async def connect_agent(
     ws: ClientConnection = await connect(
         url,
         additional_headers={"Authorization": f"Bearer {token}"},
-        max_size=256 * 1024,
+        max_size=MAX_SIGNALING_MESSAGE,
         open_timeout=timeout,
     )
     pc = RTCPeerConnection(rtc_configuration())

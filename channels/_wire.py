@@ -21,13 +21,23 @@ PROTOCOL_VERSION = 1
 CHANNEL_LABELS = ("control", "chat", "files", "doc")
 MAX_MESSAGE = 262_144
 """Largest data-channel message aiortc accepts (and so the protocol's hard ceiling)."""
+MAX_DOC_MESSAGE = MAX_MESSAGE
+"""Largest message on the doc channel, either way (docs/protocol.md §6): the data channel's own ceiling."""
 MAX_JSON = 64 * 1024
 """Largest JSON message on control, chat or files."""
+MAX_SIGNALING_MESSAGE = 256 * 1024
+"""Largest signaling websocket message either end accepts (bytes); the harness closes with 1009 above it."""
+SEND_BUFFER_HIGH = 1 << 20
+"""A data channel's sender waits while more than this many bytes are buffered (docs/protocol.md §5) ..."""
+SEND_BUFFER_LOW = 256 * 1024
+"""... and resumes once the buffer drains below this."""
 FILE_CHUNK = 16 * 1024
 """Payload bytes per file chunk: well under MAX_MESSAGE, small enough to interleave with media."""
 FILE_RATE = 2_000_000
 """Default file pacing (bytes/s); faster sends caused lost audio packets here (aiortc #543)."""
 MAX_NAME = 200
+MAX_FILE_SIZE = 50 * 1024 * 1024
+"""Largest file either end accepts or pushes by default (docs/protocol.md §5)."""
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 
@@ -35,9 +45,11 @@ _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 class WireError(ValueError):
     """A message broke the protocol; ``kind`` is machine-readable."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, file_id: str = "") -> None:
         super().__init__(message)
         self.kind = kind
+        self.file_id = file_id
+        """The transfer a ``file_overrun`` ended (its sender is told with ``file_error``)."""
 
 
 class Pipe(Protocol):
@@ -230,7 +242,7 @@ class FileAssembler:
             raise WireError("unknown_file_id", fid)
         if len(inc.buf) + len(payload) > inc.header.size:
             del self.open[fid]
-            raise WireError("file_overrun", f"{fid}: more bytes than the declared {inc.header.size}")
+            raise WireError("file_overrun", f"{fid}: more bytes than the declared {inc.header.size}", fid)
         inc.buf += payload
         inc.hasher.update(payload)
         inc.last_activity = now

@@ -235,9 +235,9 @@ Event = Annotated[
     Field(discriminator="event"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def parse_event(data: Any) -> Any:
+def parse_event(data: Any) -> Event:
     """Validate a decoded JSON object as one event."""
     return EVENT_ADAPTER.validate_python(data)

@@ -10,7 +10,7 @@ import pytest
 
 from modylbench.agents import Briefing, Hello, join, join_inprocess
 from modylbench.channels import InProcessMeeting, SignalingServer, VirtualClock
-from modylbench.channels._harness import fit_briefing
+from modylbench.channels._protocol import fit_briefing
 from modylbench.channels._wire import MAX_JSON
 from modylbench.scenarios import briefing, load_builtin
 

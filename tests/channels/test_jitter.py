@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiortc.jitterbuffer import JitterBuffer
 from aiortc.rtp import RtpPacket
 
-from modylbench.channels._webrtc import RecoveringJitterBuffer
+from modylbench.channels._compat import RecoveringJitterBuffer
 
 
 def _packet(seq: int) -> RtpPacket:

@@ -1,0 +1,189 @@
+"""Every reach-in into a dependency's private parts (aiortc, aioice, asyncio), in one place.
+
+Each one names the version it was written for (``WRITTEN_FOR``); ``check_versions`` logs a warning once
+when an installed version differs, and tests/channels/test_compat.py fails when a reach-in stops holding.
+Callers use the functions here, never the private names themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from importlib import metadata
+from typing import Any
+
+import aioice.ice
+from aiortc import RTCRtpReceiver, RTCRtpSender
+from aiortc.jitterbuffer import JitterBuffer, JitterFrame
+from aiortc.rtp import RtpPacket
+from aiortc.utils import uint16_add
+
+logger = logging.getLogger(__name__)
+
+WRITTEN_FOR: dict[str, str] = {"aiortc": "1.16.0", "aioice": "0.13.0", "python": "3.11"}
+"""The versions the reach-ins below were written for and tested against."""
+
+
+def installed_versions() -> dict[str, str]:
+    """The installed versions of what ``WRITTEN_FOR`` names ("python" as major.minor)."""
+    out = {"python": f"{sys.version_info.major}.{sys.version_info.minor}"}
+    for dist in ("aiortc", "aioice"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def version_mismatches() -> list[str]:
+    """One line per dependency whose installed version is not the one the reach-ins were written for."""
+    have = installed_versions()
+    return [
+        f"{name} {have[name]} (written for {want})"
+        for name, want in WRITTEN_FOR.items()
+        if have[name] != want
+    ]
+
+
+@functools.cache
+def check_versions() -> list[str]:
+    """Warn (once per process) when the installed versions differ from ``WRITTEN_FOR``; returns the lines."""
+    mismatches = version_mismatches()
+    if mismatches:
+        logger.warning("private-API reach-ins were written for other versions: %s; "
+                       "run tests/channels/test_compat.py to check they still hold", "; ".join(mismatches))  # fmt: skip
+    return mismatches
+
+
+# ---------------------------------------------------------------- aioice: a 127.0.0.1 host candidate
+
+_original_host_addresses = aioice.ice.get_host_addresses
+
+
+def _host_addresses_with_loopback(use_ipv4: bool, use_ipv6: bool) -> list[str]:
+    addresses = _original_host_addresses(use_ipv4, use_ipv6)
+    if use_ipv4 and "127.0.0.1" not in addresses:
+        addresses.append("127.0.0.1")
+    return addresses
+
+
+def enable_loopback_candidates() -> None:
+    """Make aioice offer 127.0.0.1 as a host candidate: it never does by itself, and on a loopback-only host
+    ICE would then have no candidate at all. aioice gathers host candidates from the module-level
+    ``aioice.ice.get_host_addresses`` (aioice 0.9-0.13), which is replaced here (docs/protocol.md §8)."""
+    check_versions()
+    aioice.ice.get_host_addresses = _host_addresses_with_loopback  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------- aiortc: key-frame requests (RTCP PLI/FIR)
+
+_FORCE_KEYFRAME = "_RTCRtpSender__force_keyframe"
+"""aiortc's ``RTCRtpSender`` sets its private ``__force_keyframe`` when the receiver sends PLI or FIR, and
+its own encoder reads it; a track that encodes itself has no other way to hear the request."""
+
+
+def keyframe_requests_visible(sender: RTCRtpSender) -> bool:
+    """True when ``sender`` exposes the key-frame request flag ``take_keyframe_request`` reads."""
+    check_versions()
+    return hasattr(sender, _FORCE_KEYFRAME)
+
+
+def take_keyframe_request(sender: Any) -> bool:
+    """Whether the receiver asked ``sender`` for a key frame since the last call (the request is consumed)."""
+    if sender is not None and getattr(sender, _FORCE_KEYFRAME, False):
+        setattr(sender, _FORCE_KEYFRAME, False)
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- aiortc: the audio receive path
+
+_JITTER_BUFFER = "_RTCRtpReceiver__jitter_buffer"
+AUDIO_PREFETCH = 4
+"""Frames aiortc's audio jitter buffer holds back before decoding (4 × 20 ms; aiortc's own audio setting)."""
+
+
+def replace_jitter_buffer(receiver: RTCRtpReceiver, buffer: JitterBuffer) -> bool:
+    """Put ``buffer`` in place of ``receiver``'s private jitter buffer; False (nothing done) if it has none."""
+    check_versions()
+    if not hasattr(receiver, _JITTER_BUFFER):
+        return False
+    setattr(receiver, _JITTER_BUFFER, buffer)
+    return True
+
+
+def jitter_buffer_of(receiver: RTCRtpReceiver) -> JitterBuffer | None:
+    """``receiver``'s private jitter buffer (tests)."""
+    buffer = getattr(receiver, _JITTER_BUFFER, None)
+    return buffer if isinstance(buffer, JitterBuffer) else None
+
+
+def observe_rtp_packets(receiver: RTCRtpReceiver, observer: Callable[[RtpPacket], None]) -> None:
+    """Call ``observer`` with every RTP packet ``receiver`` is handed, as it arrives, before aiortc sees it.
+
+    aiortc has no hook for it: the receiver's ``_handle_rtp_packet(packet, arrival_time_ms)``, which the
+    DTLS transport calls for each packet, is wrapped.
+    """
+    check_versions()
+    original: Callable[[RtpPacket, int], Awaitable[None]] = receiver._handle_rtp_packet
+
+    async def handle(packet: RtpPacket, arrival_time_ms: int) -> None:
+        observer(packet)
+        await original(packet, arrival_time_ms)
+
+    receiver._handle_rtp_packet = handle  # type: ignore[method-assign]
+
+
+class RecoveringJitterBuffer(JitterBuffer):
+    """aiortc's audio jitter buffer, except that a lost packet is skipped once later frames are waiting.
+
+    Stock aiortc waits for the missing packet until the buffer overflows and then stays full, adding
+    ~200 ms to every later frame (aiortc issue #543). Written on ``JitterBuffer``'s private state
+    (``_origin``, ``_capacity``, ``_packets``, ``_prefetch``, ``_remove_frame``) of aiortc 1.16.
+    """
+
+    max_backlog = AUDIO_PREFETCH + 1
+    """Frames allowed to wait; beyond that the oldest are dropped, because
+    aiortc releases at most one frame per arriving packet and a burst after a stall would otherwise add its
+    size to every later frame."""
+
+    dropped = 0
+    """Frames dropped to keep the backlog bounded."""
+
+    def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
+        pli, frame = super().add(packet)
+        if frame is not None and self._origin is not None:
+            cap = self._capacity
+            present = sum(1 for p in self._packets if p is not None)
+            if present > self.max_backlog:
+                self.dropped += present - self.max_backlog
+                self.remove(present - self.max_backlog)
+                while self._packets[self._origin % cap] is None and any(self._packets):
+                    self._origin = uint16_add(self._origin, 1)
+        if frame is None and self._origin is not None:
+            cap = self._capacity
+            if self._packets[self._origin % cap] is None:
+                present = sum(1 for p in self._packets if p is not None)
+                if present > self._prefetch:
+                    for _ in range(cap):
+                        if self._packets[self._origin % cap] is not None:
+                            break
+                        self._origin = uint16_add(self._origin, 1)
+                    frame = self._remove_frame(packet.sequence_number)
+        return pli, frame
+
+
+# ---------------------------------------------------------------- asyncio: is the loop idle?
+
+
+def loop_has_ready_callbacks(loop: asyncio.AbstractEventLoop) -> bool | None:
+    """Whether ``loop`` has callbacks ready to run now, or None when it does not say.
+
+    CPython's ``BaseEventLoop`` keeps them in the private deque ``_ready`` (3.8-3.13); other loops (uvloop)
+    have nothing to look at, and the ``VirtualClock`` then falls back to counting idle passes.
+    """
+    ready = getattr(loop, "_ready", None)
+    return None if ready is None else len(ready) > 0
