@@ -24,7 +24,7 @@ from pathlib import Path
 
 from modylbench.scenarios import resolve_scenarios
 from modylbench.simulator._runner import RunSpec, SessionWorkers, run_one, score_session
-from modylbench.simulator._session import MeetingResult
+from modylbench.simulator._session import MeetingOptions, MeetingResult
 
 HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'cpu s':>7} {'speed-up':>9} {'frames':>7} "
           f"{'late>20ms':>9} {'max late ms':>11} {'score':>6}")
@@ -48,7 +48,7 @@ async def _side_by_side(specs: list[RunSpec], concurrency: int) -> list[tuple[Ru
 
 def concurrent(args: argparse.Namespace, ids: list[str], scenarios: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        specs = [RunSpec(scenarios[sid], args.agent, Path(tmp) / f"{sid}_{r}", args.transport, args.turns)
+        specs = [RunSpec(scenarios[sid], args.agent, Path(tmp) / f"{sid}_{r}", args.transport, meeting=MeetingOptions(turns=args.turns))
                  for r in range(args.repeat) for sid in ids]
         t0 = time.perf_counter()
         done = asyncio.run(_side_by_side(specs, args.concurrency))
@@ -84,7 +84,7 @@ def main() -> None:
     # Warm the speech cache so synthesis (done before the clock starts) does not count.
     with tempfile.TemporaryDirectory() as tmp:
         for sid in ids:
-            asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, Path(tmp) / sid, "inproc", args.turns)))
+            asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, Path(tmp) / sid, "inproc", meeting=MeetingOptions(turns=args.turns))))
     if args.concurrency > 1:
         concurrent(args, ids, scenarios)
         return
@@ -95,7 +95,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp) / "s"
                 t0, c0 = time.perf_counter(), time.process_time()
-                result = asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, folder, args.transport, args.turns)))
+                result = asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, folder, args.transport, meeting=MeetingOptions(turns=args.turns))))
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 manifest = json.loads((folder / "manifest.json").read_text())
                 card = score_session(folder, scenarios, ["offline"], write=False)

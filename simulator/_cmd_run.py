@@ -112,7 +112,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     """
+    from modylbench.channels import LinkOptions
     from modylbench.simulator._runner import RunSpec, session_complete
+    from modylbench.simulator._session import MeetingOptions
 
     scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
     ids = list(scenarios) if scenario_ids == ("all",) else list(scenario_ids)
@@ -131,8 +133,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                 folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None, seed)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
-                specs.append(RunSpec(sc, agent, folder, transport, turns, speed, tuple(panel), not no_captions, speech,
-                                     seed=seed))
+                specs.append(RunSpec(sc, agent, folder, transport, speed=speed, speech=speech,
+                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed),
+                                     link=LinkOptions(captions=not no_captions)))
     todo = []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
@@ -186,7 +189,7 @@ async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> Non
     async def one(spec: Any) -> None:
         async with sem:
             label = f"{spec.scenario.scenario_id} × {spec.agent}"
-            n = min(spec.turns or len(spec.scenario.turns), len(spec.scenario.turns))
+            n = min(spec.meeting.turns or len(spec.scenario.turns), len(spec.scenario.turns))
             t0 = time.monotonic()
             if pool is not None:
                 result = await pool.run(spec)

@@ -102,11 +102,10 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
                  linger: float, seed: int = 0) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock
     from modylbench.channels._web import WebServer
-    from modylbench.simulator._runner import RunSpec, speech_engines
+    from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
 
-    spec = RunSpec(scenario, "external", folder, "webrtc", turns, None, tuple(panel), captions, speech)
-    persona_speech, _ = speech_engines(spec)
+    persona_speech, _ = speech_engines(scenario, speech)
     clock = WallClock()
     options = LinkOptions(captions=captions, connect_timeout=wait_seconds)
     try:

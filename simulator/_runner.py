@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,29 +60,29 @@ class ScaledClock:
 
 @dataclass
 class RunSpec:
-    """Everything needed to run one session."""
+    """One session to run: scenario, agent and folder, the run's own settings, and each layer's options."""
 
     scenario: Scenario
     agent: str
     folder: Path
     transport: str = "inproc"
-    turns: int | None = None
     speed: float | None = None
-    judges: tuple[str, ...] = ("offline",)
-    captions: bool = True
+    """inproc only: the meeting clock runs X times faster than real time; None: as fast as possible."""
     speech: str = "espeak"
-    screen_fps: float = 2.0
-    seed: int = 0
-    """Instance of a built-in scenario the spec's scenario is (recorded in the manifest)."""
+    """The persona's speech engine spec (``espeak`` or ``openai[/MODEL[@BASE_URL]]``)."""
+    meeting: MeetingOptions = field(default_factory=MeetingOptions)
+    """The meeting's options: turns, judges, seed (the built-in instance), persona turn-taking."""
+    link: LinkOptions = field(default_factory=LinkOptions)
+    """The transport's options: captions, screen frame rate, limits."""
 
 
-def speech_engines(spec: RunSpec) -> tuple[SpeechEngine, SpeechEngine]:
+def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEngine, SpeechEngine]:
     """(persona engine, agent engine), both cached on disk."""
-    persona_cfg = spec.scenario.human_persona
-    voice = getattr(getattr(persona_cfg, "voice", None), "engine_voice", None) if spec.speech == "espeak" else None
+    persona_cfg = scenario.human_persona
+    voice = getattr(getattr(persona_cfg, "voice", None), "engine_voice", None) if speech == "espeak" else None
     wpm = getattr(getattr(persona_cfg, "voice", None), "words_per_minute", 175)
     cache = default_cache_dir()
-    persona = make_engine(spec.speech, voice, wpm, cache_dir=cache)
+    persona = make_engine(speech, voice, wpm, cache_dir=cache)
     agent = make_engine("espeak", AGENT_VOICE, 185, cache_dir=cache)
     return persona, agent
 
@@ -109,13 +109,13 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
 
 async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
                           on_event: Callable[[Any], None] | None) -> MeetingResult:
-    persona_speech, agent_speech = speech_engines(spec)
+    persona_speech, agent_speech = speech_engines(spec.scenario, spec.speech)
     agent = _agent(spec)
-    options = LinkOptions(captions=spec.captions, screen_fps=spec.screen_fps)
-    mopts = MeetingOptions(turns=spec.turns, judges=list(spec.judges), on_event=on_event, seed=spec.seed,
-                           extra_manifest={"agent_kind": "builtin", "speed": spec.speed})
-    if spec.turns:
-        agent.last_turn = min(spec.turns, len(spec.scenario.turns)) - 1
+    options = spec.link
+    mopts = replace(spec.meeting, on_event=on_event or spec.meeting.on_event,
+                    extra_manifest={**spec.meeting.extra_manifest, "agent_kind": "builtin", "speed": spec.speed})
+    if mopts.turns:
+        agent.last_turn = min(mopts.turns, len(spec.scenario.turns)) - 1
     if spec.transport == "inproc":
         clock: Clock = ScaledClock(spec.speed) if spec.speed else VirtualClock()
         link = InProcessMeeting(clock, options)

@@ -13,6 +13,7 @@ from modylbench.record import RecordIntegrityError, read_record, valid_text
 from modylbench.record._store import GENESIS, canonical
 from modylbench.scenarios import load_path
 from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator._session import MeetingOptions
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ def test_an_agent_sending_lone_surrogates_is_recorded_not_an_infrastructure_erro
     monkeypatch.setitem(_reference.AGENTS, "surrogates", SurrogateSender)
     scenarios = {s.scenario_id: s for s in load_path(MINI)}
     folder = tmp_path / "s"
-    result = asyncio.run(run_one(RunSpec(scenarios["mini_fixture"], "surrogates", folder, turns=1)))
+    result = asyncio.run(run_one(RunSpec(scenarios["mini_fixture"], "surrogates", folder, meeting=MeetingOptions(turns=1))))
     assert result.termination_reason in ("completed", "max_turns"), result.detail
     events = read_record(folder).events
     assert not [e for e in events if e.event == "error" and e.source == "infrastructure"]

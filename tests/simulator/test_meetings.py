@@ -14,6 +14,7 @@ from modylbench.agents._reference import BuiltinAgent
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
 from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator._session import MeetingOptions
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,9 +23,10 @@ SCENARIOS = {s.scenario_id: s for s in load_builtin()}
 GAMERS = ["null", "polite", "verbose", "injector", "final-dump"]
 
 
-def _run(scenario_id: str, agent: str, folder: Path, **kw: Any) -> Any:
+def _run(scenario_id: str, agent: str, folder: Path, turns: int | None = None, **kw: Any) -> Any:
     scenarios = {**SCENARIOS, **{s.scenario_id: s for s in load_path(MINI)}}
-    result = asyncio.run(run_one(RunSpec(scenarios[scenario_id], agent, folder, **kw)))
+    spec = RunSpec(scenarios[scenario_id], agent, folder, meeting=MeetingOptions(turns=turns), **kw)
+    result = asyncio.run(run_one(spec))
     card = score_session(folder, scenarios, ["offline"])
     return result, card.scenarios[0]
 

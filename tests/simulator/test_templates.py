@@ -18,6 +18,7 @@ from modylbench.record._doc import products_json
 from modylbench.scenarios import ScenarioLoadError, load_builtin, resolve_scenarios, to_public
 from modylbench.scenarios import builtin as builtins
 from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator._session import MeetingOptions
 from modylbench.simulator.cli import exit_code
 
 SCENARIOS = {s.scenario_id: s for s in load_builtin()}
@@ -25,7 +26,7 @@ LBO = SCENARIOS["financial_analyst_lbo_model"]
 
 
 def _run(agent: str, folder: Path, turns: int | None = None) -> Any:
-    asyncio.run(run_one(RunSpec(LBO, agent, folder, turns=turns)))
+    asyncio.run(run_one(RunSpec(LBO, agent, folder, meeting=MeetingOptions(turns=turns))))
     return score_session(folder, SCENARIOS, ["offline"]).scenarios[0]
 
 
