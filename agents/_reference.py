@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from modylbench.agents._client import MeetingClient
 from modylbench.agents._doc import AgentDoc
-from modylbench.channels._agentside import (
+from modylbench.channels import (
     Briefing,
     CaptionReceived,
     ChatReceived,

@@ -1,5 +1,6 @@
 """Session-record types and storage: typed events, the hash-chained record, the responses shape."""
 
+from modylbench.record._doc import MAX_NESTING, new_product, products_json, products_root, to_yjs
 from modylbench.record._events import (
     TERMINATION_REASONS,
     AgentDone,
@@ -44,4 +45,5 @@ __all__ = [
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
+    "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",
 ]
