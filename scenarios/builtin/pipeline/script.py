@@ -701,9 +701,9 @@ def week_31_break(script: Script, room: Room) -> None:
     )
 
     weekly_lines = "\n".join(
-        f"W{w}: {sol.weekly_mm_inbound_sqls[WEEKS.index(w)]} SQLs, {sol.weekly_mm_inbound_opps[WEEKS.index(w)]} opps, "
-        f"{pc(sol.weekly_mm_inbound[WEEKS.index(w)])}"
-        for w in range(27, 36)
+        f"W{week}: {sol.weekly_mm_inbound_sqls[WEEKS.index(week)]} SQLs, {sol.weekly_mm_inbound_opps[WEEKS.index(week)]} opps, "
+        f"{pc(sol.weekly_mm_inbound[WEEKS.index(week)])}"
+        for week in range(27, 36)
     )
     script.turn(
         phase="active_work",
@@ -793,7 +793,7 @@ def other_theories(script: Script, room: Room) -> None:
         'SQLs came from."',
         wait=25,
     )
-    owner_rows = [[o, n, k] for o, (n, k) in sol.mm_q3_by_owner.items()]
+    owner_rows = [[owner, sqls, opps] for owner, (sqls, opps) in sol.mm_q3_by_owner.items()]
     script.turn(
         phase="active_work",
         channel="screen",
@@ -1149,16 +1149,16 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
         wait=90,
     )
     for key in ("smb", "mid_market", "enterprise", "mid_market_inbound", "all"):
-        d = sql_proposal[key]
+        rates = sql_proposal[key]
         script.edit(
             ANALYSIS,
             "add_row",
             f"/sql_to_proposal/{key}",
             {
-                "q2": cell(d["q2"]),
-                "q3": cell(d["q3"]),
-                "change_pp": cell(d["change_pp"]),
-                "p_value": p_cell(d["p_value"]),
+                "q2": cell(rates["q2"]),
+                "q3": cell(rates["q3"]),
+                "change_pp": cell(rates["change_pp"]),
+                "p_value": p_cell(rates["p_value"]),
             },
         )
     finding_v2 = finding_v1 + (
