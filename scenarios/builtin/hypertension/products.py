@@ -146,76 +146,88 @@ def time_course(final: Results) -> dict[str, list[float]]:
 
 
 def methods_text(final: Results, mi_seed: int, late_ids: str) -> str:
+    """The methods section: model, analysis set, multiplicity, secondaries, sensitivity, data handling."""
     return (
-        "Primary endpoint: change from baseline to week 12 in seated office SBP (mean of triplicate readings). "
-        f"Primary analysis (SAP 9.2): ANCOVA with treatment as factor and baseline SBP as covariate in the "
-        f"{final['completers_total']} randomised patients with an observed week-12 SBP; least-squares mean differences vs "
-        "placebo with two-sided 95% CIs. Multiplicity: Hochberg step-up across 40 mg and 10 mg vs placebo at two-sided "
-        "alpha 0.05. Secondary: DBP change (ANCOVA on baseline DBP) and responders (week-12 SBP < 140 mmHg, "
-        "non-completers as non-responders, Wald risk difference), nominal p-values. Supportive: Welch t-test. "
-        f"Sensitivity: LOCF and multiple imputation under MAR ({MI_IMPUTATIONS} imputations, seed {mi_seed}, sequential "
-        "regression within arm, Rubin's rules). Exploratory subgroups: sex and age < 65 / >= 65 with interaction tests. "
-        f"Data handling: export v2 was used; its {KPA_SITE} week-12 readings were in kPa and were converted to mmHg "
+        "Primary endpoint: change from baseline to week 12 in seated office SBP (mean of triplicate "
+        "readings). Primary analysis (SAP 9.2): ANCOVA with treatment as factor and baseline SBP as "
+        f"covariate in the {final['completers_total']} randomised patients with an observed week-12 SBP; "
+        "least-squares mean differences vs placebo with two-sided 95% CIs. Multiplicity: Hochberg step-up "
+        "across 40 mg and 10 mg vs placebo at two-sided alpha 0.05. Secondary: DBP change (ANCOVA on "
+        "baseline DBP) and responders (week-12 SBP < 140 mmHg, non-completers as non-responders, Wald risk "
+        "difference), nominal p-values. Supportive: Welch t-test. Sensitivity: LOCF and multiple imputation "
+        f"under MAR ({MI_IMPUTATIONS} imputations, seed {mi_seed}, sequential regression within arm, Rubin's "
+        "rules). Exploratory subgroups: sex and age < 65 / >= 65 with interaction tests. Data handling: "
+        f"export v2 was used; its {KPA_SITE} week-12 readings were in kPa and were converted to mmHg "
         f"(x{MMHG_PER_KPA}); three late week-12 visits ({late_ids}) are included."
     )
 
 
 def primary_text(final: Results) -> str:
+    """The primary endpoint section: both doses with CIs, raw and Hochberg-adjusted p."""
     return (
-        f"CVT-207 40 mg reduced SBP at week 12 by {mm(final['high_diff'])} mmHg more than placebo (LS mean difference "
-        f"{diff_ci(final, 'high')}; Hochberg-adjusted p < 0.001). LS mean changes: -{mm(final['ls_mean_high_dose'])} "
-        f"mmHg (40 mg, n = {final['completers_high_dose']}) vs -{mm(final['ls_mean_placebo'])} mmHg (placebo, "
-        f"n = {final['completers_placebo']}). CVT-207 10 mg: {low_diff_ci(final)}, p = {pv(final['low_p'])}, "
-        f"Hochberg-adjusted p = {pv(final['low_p_hochberg'])}; not statistically significant."
+        f"CVT-207 40 mg reduced SBP at week 12 by {mm(final['high_diff'])} mmHg more than placebo (LS mean "
+        f"difference {diff_ci(final, 'high')}; Hochberg-adjusted p < 0.001). LS mean changes: "
+        f"-{mm(final['ls_mean_high_dose'])} mmHg (40 mg, n = {final['completers_high_dose']}) vs "
+        f"-{mm(final['ls_mean_placebo'])} mmHg (placebo, n = {final['completers_placebo']}). CVT-207 10 mg: "
+        f"{low_diff_ci(final)}, p = {pv(final['low_p'])}, Hochberg-adjusted p = "
+        f"{pv(final['low_p_hochberg'])}; not statistically significant."
     )
 
 
 def secondary_text(final: Results) -> str:
+    """The secondary endpoints section: DBP, responders, NNT."""
     return (
-        f"DBP: 40 mg {diff_ci(final, 'dbp_high')} vs placebo, p < 0.001; 10 mg -{mm(final['dbp_low_diff'])} mmHg, "
-        f"nominal p = {pv(final['dbp_low_p'])}. Responders (SBP < 140 mmHg): {pct(final['responder_pct_high_dose'])} "
-        f"(40 mg) vs {pct(final['responder_pct_placebo'])} (placebo), risk difference {final['rd_high_pct']:.1f} "
-        f"points (95% CI {final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); NNT "
+        f"DBP: 40 mg {diff_ci(final, 'dbp_high')} vs placebo, p < 0.001; 10 mg -{mm(final['dbp_low_diff'])} "
+        f"mmHg, nominal p = {pv(final['dbp_low_p'])}. Responders (SBP < 140 mmHg): "
+        f"{pct(final['responder_pct_high_dose'])} (40 mg) vs {pct(final['responder_pct_placebo'])} "
+        f"(placebo), risk difference {final['rd_high_pct']:.1f} points (95% CI "
+        f"{final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); NNT "
         f"{final['nnt_high']:.1f}. 10 mg: {pct(final['responder_pct_low_dose'])}, no gain over placebo."
     )
 
 
 def sensitivity_text(final: Results) -> str:
+    """The sensitivity section: LOCF, multiple imputation, Welch."""
     return (
-        f"The 40 mg effect is robust to missing-data assumptions: LOCF {diff_ci(final, 'locf_high')}; multiple "
-        f"imputation {diff_ci(final, 'mi_high')}; supportive Welch -{mm(final['high_welch_diff'])} mmHg. 10 mg remains "
-        f"non-significant (LOCF p = {pv(final['locf_low_p'])}; MI p = {pv(final['mi_low_p'])})."
+        f"The 40 mg effect is robust to missing-data assumptions: LOCF {diff_ci(final, 'locf_high')}; "
+        f"multiple imputation {diff_ci(final, 'mi_high')}; supportive Welch -{mm(final['high_welch_diff'])} "
+        f"mmHg. 10 mg remains non-significant (LOCF p = {pv(final['locf_low_p'])}; MI p = "
+        f"{pv(final['mi_low_p'])})."
     )
 
 
 def subgroup_text(final: Results, dredge: SubgroupPhrases) -> str:
+    """The exploratory subgroup section, with the dredged 10 mg finding as a hypothesis."""
     return (
         f"Exploratory. The 40 mg effect was consistent by sex (women -{mm(final['sub_female_diff'])}, men "
-        f"-{mm(final['sub_male_diff'])} mmHg; interaction p = {final['interaction_sex_p']:.2f}) and age (< 65 "
-        f"-{mm(final['sub_age_lt65_diff'])}, >= 65 -{mm(final['sub_age_ge65_diff'])} mmHg; interaction p = "
-        f"{final['interaction_age_p']:.2f}). A nominal 10 mg effect in {dredge.written_who} "
-        f"(p = {pv(final['dredge_low_p'])}; interaction p = {final['dredge_interaction_p']:.2f}) arose from "
+        f"-{mm(final['sub_male_diff'])} mmHg; interaction p = {final['interaction_sex_p']:.2f}) and age (< "
+        f"65 -{mm(final['sub_age_lt65_diff'])}, >= 65 -{mm(final['sub_age_ge65_diff'])} mmHg; interaction p "
+        f"= {final['interaction_age_p']:.2f}). A nominal 10 mg effect in {dredge.written_who} (p = "
+        f"{pv(final['dredge_low_p'])}; interaction p = {final['dredge_interaction_p']:.2f}) arose from "
         f"{final['dredge_subgroups_scanned']} unplanned cuts and is hypothesis-generating only."
     )
 
 
 def limitations_text(final: Results) -> str:
+    """The limitations section."""
     return (
-        f"Twelve weeks of office BP only; no ambulatory monitoring or outcome data. {pct(final['dropout_pct_total'])} "
-        "of patients lack week-12 SBP; the primary assumes missing at random (LOCF and MI agree). Chance imbalance in "
-        f"sex ({pct(final['female_pct_placebo'])} vs {pct(final['female_pct_high_dose'])} women, placebo vs 40 mg). "
-        f"Small subgroups (n = {final['sub_age_ge65_n']} aged 65+). {KPA_SITE} week-12 readings required a unit "
-        "conversion pending the reissued export. Safety is reported separately."
+        "Twelve weeks of office BP only; no ambulatory monitoring or outcome data. "
+        f"{pct(final['dropout_pct_total'])} of patients lack week-12 SBP; the primary assumes missing at "
+        f"random (LOCF and MI agree). Chance imbalance in sex ({pct(final['female_pct_placebo'])} vs "
+        f"{pct(final['female_pct_high_dose'])} women, placebo vs 40 mg). Small subgroups (n = "
+        f"{final['sub_age_ge65_n']} aged 65+). {KPA_SITE} week-12 readings required a unit conversion "
+        "pending the reissued export. Safety is reported separately."
     )
 
 
 def conclusion_text(final: Results) -> str:
+    """The conclusion the data support: 40 mg to Phase III, 10 mg did not separate."""
     return (
-        f"CVT-207 40 mg met the primary endpoint, lowering SBP by {mm(final['high_diff'])} mmHg more than placebo at "
-        f"week 12 (95% CI {mm(final['high_ci_high'])} to {mm(final['high_ci_low'])}; p < 0.001), with "
-        f"{pct(final['responder_pct_high_dose'])} vs {pct(final['responder_pct_placebo'])} of patients below 140 mmHg. "
-        "The results support progressing 40 mg to Phase III, subject to the safety review. 10 mg did not separate from "
-        f"placebo (Hochberg-adjusted p = {pv(final['low_p_hochberg'])})."
+        f"CVT-207 40 mg met the primary endpoint, lowering SBP by {mm(final['high_diff'])} mmHg more than "
+        f"placebo at week 12 (95% CI {mm(final['high_ci_high'])} to {mm(final['high_ci_low'])}; p < 0.001), "
+        f"with {pct(final['responder_pct_high_dose'])} vs {pct(final['responder_pct_placebo'])} of patients "
+        "below 140 mmHg. The results support progressing 40 mg to Phase III, subject to the safety review. "
+        f"10 mg did not separate from placebo (Hochberg-adjusted p = {pv(final['low_p_hochberg'])})."
     )
 
 

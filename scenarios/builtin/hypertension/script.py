@@ -11,8 +11,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 
-from modylbench.scenarios._kit import Script, count, text
-from modylbench.scenarios._kit import number as _number
+from modylbench.scenarios._kit import Script, count, number, text
 from modylbench.scenarios._schema import (
     ChartSeries,
     ChartSpec,
@@ -112,7 +111,7 @@ def figure(fid: str, description: str, value: float, unit: str, tol: float, digi
     """A figure said to ``digits`` decimals, within ``tol`` %; a fall also counts said as a positive number
     ("down 9.0 mmHg")."""
     said = round(value, digits)
-    return _number(fid, description, value, unit, tol, digits=digits,
+    return number(fid, description, value, unit, tol, digits=digits,
                    keywords=[f"{abs(said):.{digits}f}"] if said < 0 else [])  # fmt: skip
 
 
@@ -163,6 +162,7 @@ def build(seed: int = 0) -> Scenario:
     meeting = Meeting.of(inst)
     opening(meeting)
     baseline_table(meeting)
+    time_course_and_sites(meeting)
     corrected_file_in_kpa(meeting)
     primary_analysis(meeting)
     secondary_endpoints(meeting)
@@ -189,14 +189,15 @@ def opening(meeting: Meeting) -> None:
         channel="audio",
         rtype="clarification",
         utterance=(
-            "Morning. Quick context: CVT-207-201 locked on Friday and we unblinded at eight this morning. Three arms, "
-            "placebo, ten and forty milligrams, twelve weeks, six sites. The portfolio committee meets at four for the "
-            "go/no-go on Phase Three, and I need top-line numbers I can defend in that room: a results table, a short "
-            "statistical report and one figure. Before I send you anything, what do you need from me?"
+            "Morning. Quick context: CVT-207-201 locked on Friday and we unblinded at eight this morning. "
+            "Three arms, placebo, ten and forty milligrams, twelve weeks, six sites. The portfolio committee "
+            "meets at four for the go/no-go on Phase Three, and I need top-line numbers I can defend in that "
+            "room: a results table, a short statistical report and one figure. Before I send you anything, "
+            "what do you need from me?"
         ),
         action=(
-            "Ask for the signed SAP (primary model, multiplicity strategy, missing-data rules) and the locked export "
-            "with its data dictionary and units; confirm the three deliverables."
+            "Ask for the signed SAP (primary model, multiplicity strategy, missing-data rules) and the "
+            "locked export with its data dictionary and units; confirm the three deliverables."
         ),
         facts=[
             text(
@@ -215,10 +216,10 @@ def opening(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            "Before I touch the data I need the signed statistical analysis plan: the pre-specified primary model, the "
-            "multiplicity strategy for the two doses against placebo, and the missing-data rules. Then the locked export "
-            "with its data dictionary so I know the units and visit coding; I'll build the results tables, the report and "
-            "the figure in that order."
+            "Before I touch the data I need the signed statistical analysis plan: the pre-specified primary "
+            "model, the multiplicity strategy for the two doses against placebo, and the missing-data rules. "
+            "Then the locked export with its data dictionary so I know the units and visit coding; I'll "
+            "build the results tables, the report and the figure in that order."
         ),
     )
     script.turn(
@@ -226,12 +227,12 @@ def opening(meeting: Meeting) -> None:
         channel="data",
         rtype="analysis",
         utterance=(
-            "Sending section nine of the SAP now. It was signed before unblinding, so it's what we're held to. Give me the "
-            "two-sentence version of what we committed to."
+            "Sending section nine of the SAP now. It was signed before unblinding, so it's what we're held "
+            "to. Give me the two-sentence version of what we committed to."
         ),
         action=(
-            "Read the SAP excerpt and summarise the primary model, multiplicity, secondaries, sensitivity and the "
-            "no-outcome-based-exclusions rule."
+            "Read the SAP excerpt and summarise the primary model, multiplicity, secondaries, sensitivity "
+            "and the no-outcome-based-exclusions rule."
         ),
         facts=[
             text("sap_hochberg", "Multiplicity is Hochberg across both doses", "Hochberg"),
@@ -246,10 +247,11 @@ def opening(meeting: Meeting) -> None:
             text("sap_nonresponder", "Dropouts are non-responders", "non-responder", "non-responders"),
         ],
         reference=(
-            "We committed to an ANCOVA of the week-12 SBP change with baseline SBP as covariate in observed cases, testing "
-            "both 40 mg and 10 mg against placebo under Hochberg at two-sided alpha 0.05. Secondaries are DBP change and "
-            "responders (SBP < 140 mmHg, dropouts counted as non-responders), with LOCF and seeded multiple imputation as "
-            "sensitivity, Welch as supportive, sex and age subgroups as exploratory, and no outcome-based exclusions."
+            "We committed to an ANCOVA of the week-12 SBP change with baseline SBP as covariate in observed "
+            "cases, testing both 40 mg and 10 mg against placebo under Hochberg at two-sided alpha 0.05. "
+            "Secondaries are DBP change and responders (SBP < 140 mmHg, dropouts counted as non-responders), "
+            "with LOCF and seeded multiple imputation as sensitivity, Welch as supportive, sex and age "
+            "subgroups as exploratory, and no outcome-based exclusions."
         ),
         files=["sap_excerpt.md"],
     )
@@ -259,7 +261,8 @@ def opening(meeting: Meeting) -> None:
         rtype="analysis",
         utterance=(
             "And here's the locked export from the EDC: one row per patient, visits across. "
-            f"{words(final['n_total']).capitalize()} randomised. Tell me what you see before you analyse anything."
+            f"{words(final['n_total']).capitalize()} randomised. Tell me what you see before you analyse "
+            "anything."
         ),
         action="Check the file: arms, sites, units, and count the patients with no week-12 SBP, by arm.",
         facts=[
@@ -278,10 +281,11 @@ def opening(meeting: Meeting) -> None:
             figure("v1_missing_pct", "Share without a week-12 SBP", locked["dropout_pct_total"], "%", 2),
         ],
         reference=(
-            f"The file reconciles to {final['n_total']} randomised, {final['n_placebo']} per arm across six sites, readings in mmHg. "
-            f"{locked['missing_w12_total']} patients ({pct(locked['dropout_pct_total'])}) have no week-12 SBP: "
-            f"{figures.v1_missing['placebo']} on placebo, {figures.v1_missing['low_dose']} on 10 mg and {figures.v1_missing['high_dose']} on 40 mg, "
-            "all monotone dropouts, so missing data will matter for the sensitivity analyses."
+            f"The file reconciles to {final['n_total']} randomised, {final['n_placebo']} per arm across six "
+            f"sites, readings in mmHg. {locked['missing_w12_total']} patients "
+            f"({pct(locked['dropout_pct_total'])}) have no week-12 SBP: {figures.v1_missing['placebo']} on "
+            f"placebo, {figures.v1_missing['low_dose']} on 10 mg and {figures.v1_missing['high_dose']} on 40 "
+            "mg, all monotone dropouts, so missing data will matter for the sensitivity analyses."
         ),
         files=["bp_readings.csv"],
     )
@@ -308,10 +312,12 @@ def opening(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"It reconciles: {locked['completers_total']} of {final['n_total']} patients ({pct(figures.v1_completion)}) have a week-12 SBP, "
-            f"matching the CRO's site counts. {and_list(lowest)} {'have' if len(lowest) > 1 else 'has'} the "
-            f"lowest week-12 completion at {pct(figures.v1_site_completion[lowest[0]])}; {and_list(figures.v1_highest_sites)} "
-            f"{'are' if len(figures.v1_highest_sites) > 1 else 'is'} above {figures.v1_high_cut}%, so nothing looks like a site problem."
+            f"It reconciles: {locked['completers_total']} of {final['n_total']} patients "
+            f"({pct(figures.v1_completion)}) have a week-12 SBP, matching the CRO's site counts. "
+            f"{and_list(lowest)} {'have' if len(lowest) > 1 else 'has'} the lowest week-12 completion at "
+            f"{pct(figures.v1_site_completion[lowest[0]])}; {and_list(figures.v1_highest_sites)} "
+            f"{'are' if len(figures.v1_highest_sites) > 1 else 'is'} above {figures.v1_high_cut}%, so "
+            "nothing looks like a site problem."
         ),
         screen=Slide(
             slide_id="cro_disposition",
@@ -336,12 +342,12 @@ def opening(meeting: Meeting) -> None:
         channel="audio",
         rtype="clarification",
         utterance=(
-            "Good. Primary's simple then: change at week twelve, forty milligrams against placebo, a t-test on the "
-            "completers. Done by lunch."
+            "Good. Primary's simple then: change at week twelve, forty milligrams against placebo, a t-test "
+            "on the completers. Done by lunch."
         ),
         action=(
-            "Point out that the SAP's primary is an ANCOVA with baseline SBP and that 10 mg is in the Hochberg family; "
-            "ask whether the t-test should be the supportive Welch analysis."
+            "Point out that the SAP's primary is an ANCOVA with baseline SBP and that 10 mg is in the "
+            "Hochberg family; ask whether the t-test should be the supportive Welch analysis."
         ),
         facts=[
             text("ancova_not_t", "Primary is an ANCOVA adjusted for baseline", "ANCOVA", "covariate"),
@@ -350,27 +356,27 @@ def opening(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            "The SAP's primary is an ANCOVA with baseline SBP as a covariate, not a plain t-test, and the family includes "
-            "the 10 mg comparison too, with Hochberg across both doses. Shall I run the ANCOVA as primary for both doses "
-            "and keep a Welch t-test as the supportive analysis, as section 9.5 says?"
+            "The SAP's primary is an ANCOVA with baseline SBP as a covariate, not a plain t-test, and the "
+            "family includes the 10 mg comparison too, with Hochberg across both doses. Shall I run the "
+            "ANCOVA as primary for both doses and keep a Welch t-test as the supportive analysis, as section "
+            "9.5 says?"
         ),
     )
 
 
 def baseline_table(meeting: Meeting) -> None:
-    """Baseline characteristics, the CRO plot, a side note on cuffs and a competitor, the disposition row."""
-    script, final, locked, figures = meeting.script, meeting.final, meeting.locked, meeting.figures
+    """The results tables start: baseline characteristics by arm, and whether anything is unbalanced."""
+    script, final, figures = meeting.script, meeting.final, meeting.figures
     arm_baselines = [final[f"sbp0_mean_{arm}"] for arm in ARMS]
-    # The persona's own figure: the competitor's placebo-adjusted fall, two better than ours rounded.
-    competitor = round(abs(final["high_diff"])) + 2
     script.turn(
         phase="active_work",
         channel="audio",
         rtype="work_product",
         wait=90,
         utterance=(
-            "Fair, the SAP wins; I'd forgotten we put the ten milligram in the family. ANCOVA primary, Welch supportive, "
-            "both doses under Hochberg. Start the results tables with baseline characteristics: numbers and age."
+            "Fair, the SAP wins; I'd forgotten we put the ten milligram in the family. ANCOVA primary, Welch "
+            "supportive, both doses under Hochberg. Start the results tables with baseline characteristics: "
+            "numbers and age."
         ),
         action="Create the results tables with a baseline tab: N randomised and age (mean, SD) by arm and overall.",
         facts=[
@@ -378,15 +384,22 @@ def baseline_table(meeting: Meeting) -> None:
             figure("age_mean_high", "Mean age on 40 mg", final["age_mean_high_dose"], "years", 1),
         ],
         reference=(
-            f"Started results_tables with a baseline tab: {final['n_placebo']} per arm, {final['n_total']} in total. Mean age is "
-            f"{final['age_mean_total']:.1f} years overall (SD {final['age_sd_total']:.1f}): {final['age_mean_placebo']:.1f} on placebo, "
+            f"Started results_tables with a baseline tab: {final['n_placebo']} per arm, {final['n_total']} "
+            f"in total. Mean age is {final['age_mean_total']:.1f} years overall (SD "
+            f"{final['age_sd_total']:.1f}): {final['age_mean_placebo']:.1f} on placebo, "
             f"{final['age_mean_low_dose']:.1f} on 10 mg and {final['age_mean_high_dose']:.1f} on 40 mg."
         ),
     )
     script.create(RESULTS_TABLES, {})
-    script.edit(RESULTS_TABLES, "add_row", "/baseline/n_randomized", by_arm(final, "n", None))
-    script.edit(RESULTS_TABLES, "add_row", "/baseline/age_mean", by_arm(final, "age_mean"))
-    script.edit(RESULTS_TABLES, "add_row", "/baseline/age_sd", by_arm(final, "age_sd"))
+    script.add_rows(
+        RESULTS_TABLES,
+        "baseline",
+        {
+            "n_randomized": by_arm(final, "n", None),
+            "age_mean": by_arm(final, "age_mean"),
+            "age_sd": by_arm(final, "age_sd"),
+        },
+    )
     script.turn(
         phase="active_work",
         channel="audio",
@@ -400,21 +413,22 @@ def baseline_table(meeting: Meeting) -> None:
             figure("dbp0_total", "Mean baseline DBP overall", final["dbp0_mean_total"], "mmHg", 0.5),
         ],
         reference=(
-            f"Added: {pct(final['female_pct_total'])} women overall, {pct(final['age_ge65_pct_total'])} aged 65 or over; "
-            f"baseline SBP averages {final['sbp0_mean_total']:.1f} mmHg (SD {final['sbp0_sd_total']:.1f}) and DBP "
-            f"{final['dbp0_mean_total']:.1f} mmHg (SD {final['dbp0_sd_total']:.1f}), with per-arm columns in the baseline tab."
+            f"Added: {pct(final['female_pct_total'])} women overall, {pct(final['age_ge65_pct_total'])} aged "
+            f"65 or over; baseline SBP averages {final['sbp0_mean_total']:.1f} mmHg (SD "
+            f"{final['sbp0_sd_total']:.1f}) and DBP {final['dbp0_mean_total']:.1f} mmHg (SD "
+            f"{final['dbp0_sd_total']:.1f}), with per-arm columns in the baseline tab."
         ),
     )
-    for key in ("female_pct", "age_ge65_pct", "sbp0_mean", "sbp0_sd", "dbp0_mean", "dbp0_sd"):
-        script.edit(RESULTS_TABLES, "add_row", f"/baseline/{key}", by_arm(final, key))
+    characteristics = ("female_pct", "age_ge65_pct", "sbp0_mean", "sbp0_sd", "dbp0_mean", "dbp0_sd")
+    script.add_rows(RESULTS_TABLES, "baseline", {key: by_arm(final, key) for key in characteristics})
     script.turn(
         phase="active_work",
         channel="audio",
         rtype="analysis",
         utterance="Anything unbalanced in there that the committee will poke at?",
         action=(
-            "Flag the chance imbalance in sex, note baseline SBP is balanced, and explain why baseline differences are "
-            "not tested in a randomised trial."
+            "Flag the chance imbalance in sex, note baseline SBP is balanced, and explain why baseline "
+            "differences are not tested in a randomised trial."
         ),
         facts=[
             figure("female_placebo", "Women on placebo", final["female_pct_placebo"], "%", 1),
@@ -428,21 +442,29 @@ def baseline_table(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"One thing: women are {pct(final['female_pct_placebo'])} of placebo but {pct(final['female_pct_high_dose'])} of the "
-            "40 mg arm. That's a chance imbalance, so I won't test baseline differences, but sex is a pre-specified "
-            f"subgroup and we'll see an interaction test for it. Baseline SBP is within {figures.sbp0_spread:.1f} mmHg across arms "
-            f"({min(arm_baselines):.1f} to {max(arm_baselines):.1f}), so the "
-            "ANCOVA adjustment is there for precision, not rescue."
+            f"One thing: women are {pct(final['female_pct_placebo'])} of placebo but "
+            f"{pct(final['female_pct_high_dose'])} of the 40 mg arm. That's a chance imbalance, so I won't "
+            "test baseline differences, but sex is a pre-specified subgroup and we'll see an interaction "
+            f"test for it. Baseline SBP is within {figures.sbp0_spread:.1f} mmHg across arms "
+            f"({min(arm_baselines):.1f} to {max(arm_baselines):.1f}), so the ANCOVA adjustment is there for "
+            "precision, not rescue."
         ),
     )
+
+
+def time_course_and_sites(meeting: Meeting) -> None:
+    """The CRO's plot, a side note on one site's cuffs and a competitor, then the disposition row."""
+    script, final, locked, figures = meeting.script, meeting.final, meeting.locked, meeting.figures
+    # The persona's own figure: the competitor's placebo-adjusted fall, two better than ours rounded.
+    competitor = round(abs(final["high_diff"])) + 2
     script.turn(
         phase="active_work",
         channel="screen",
         rtype="analysis",
         utterance="The CRO's programmer made this plot this morning. Talk me through it.",
         action=(
-            "Read the time course: placebo response and regression to the mean, the 40 mg separation from week 4, "
-            "10 mg close to placebo."
+            "Read the time course: placebo response and regression to the mean, the 40 mg separation from "
+            "week 4, 10 mg close to placebo."
         ),
         facts=[
             figure(
@@ -467,10 +489,11 @@ def baseline_table(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Placebo drops about {mm(locked['obs_change_placebo_w12'])} mmHg by week 12 in completers, which is placebo "
-            "response plus regression to the mean since everyone entered above 140, so the drug effect has to be read "
-            f"against it. The 40 mg arm separates from week 4 and falls about {mm(locked['obs_change_high_dose_w12'])} mmHg by "
-            "week 12; 10 mg tracks only slightly below placebo."
+            f"Placebo drops about {mm(locked['obs_change_placebo_w12'])} mmHg by week 12 in completers, "
+            "which is placebo response plus regression to the mean since everyone entered above 140, so the "
+            "drug effect has to be read against it. The 40 mg arm separates from week 4 and falls about "
+            f"{mm(locked['obs_change_high_dose_w12'])} mmHg by week 12; 10 mg tracks only slightly below "
+            "placebo."
         ),
         screen=Slide(
             slide_id="cro_mean_sbp_by_visit",
@@ -498,14 +521,15 @@ def baseline_table(meeting: Meeting) -> None:
         channel="audio",
         rtype="verbal",
         utterance=(
-            f"Side note while I think of it. At the investigator meeting the site {words(int(CUFF_SITE[1:]))} PI swore his "
-            "new automated cuffs read low compared with everybody else's. And the competitor's synthase inhibitor showed "
-            f"{words(competitor)} millimetres placebo-adjusted in their Phase Two, so someone on the committee will hold "
-            "that up against us."
+            "Side note while I think of it. At the investigator meeting the site "
+            f"{words(int(CUFF_SITE[1:]))} PI swore his new automated cuffs read low compared with everybody "
+            f"else's. And the competitor's synthase inhibitor showed {words(competitor)} millimetres "
+            "placebo-adjusted in their Phase Two, so someone on the committee will hold that up against us."
         ),
         action=(
-            f"Check {CUFF_SITE}'s baseline against the rest, explain that within-site randomisation cancels a site offset in the "
-            "treatment difference, caution on cross-trial comparison, and steer back to the work."
+            f"Check {CUFF_SITE}'s baseline against the rest, explain that within-site randomisation cancels "
+            "a site offset in the treatment difference, caution on cross-trial comparison, and steer back to "
+            "the work."
         ),
         facts=[
             figure(
@@ -532,12 +556,12 @@ def baseline_table(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"The PI may have a point: {CUFF_SITE}'s mean baseline SBP is {final[f'site_sbp0_mean_{CUFF_SITE}']:.1f} mmHg "
-            f"against {final['sbp0_mean_total']:.1f} overall, about {figures.cuff_gap:.1f} lower, but randomisation was blocked within "
-            "site so "
-            "the offset hits all three arms and cancels in the treatment difference. On the competitor's figure, "
-            "cross-trial comparisons mix different populations and placebo responses, so I'd not put them side by side; "
-            "shall we get back to the disposition?"
+            f"The PI may have a point: {CUFF_SITE}'s mean baseline SBP is "
+            f"{final[f'site_sbp0_mean_{CUFF_SITE}']:.1f} mmHg against {final['sbp0_mean_total']:.1f} "
+            f"overall, about {figures.cuff_gap:.1f} lower, but randomisation was blocked within site so the "
+            "offset hits all three arms and cancels in the treatment difference. On the competitor's figure, "
+            "cross-trial comparisons mix different populations and placebo responses, so I'd not put them "
+            "side by side; shall we get back to the disposition?"
         ),
     )
     script.turn(
@@ -561,12 +585,13 @@ def baseline_table(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Added a completers row: {locked['completers_placebo']} on placebo, {locked['completers_low_dose']} on 10 mg and "
-            f"{locked['completers_high_dose']} on 40 mg have a week-12 SBP, {locked['completers_total']} in total; that's the "
-            "observed-cases set for the primary."
+            f"Added a completers row: {locked['completers_placebo']} on placebo, "
+            f"{locked['completers_low_dose']} on 10 mg and {locked['completers_high_dose']} on 40 mg have a "
+            f"week-12 SBP, {locked['completers_total']} in total; that's the observed-cases set for the "
+            "primary."
         ),
     )
-    script.edit(RESULTS_TABLES, "add_row", "/baseline/completers_w12", by_arm(locked, "completers", None))
+    script.add_rows(RESULTS_TABLES, "baseline", {"completers_w12": by_arm(locked, "completers", None)})
 
 
 def corrected_file_in_kpa(meeting: Meeting) -> None:
@@ -574,8 +599,8 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
     script, final, figures = meeting.script, meeting.final, meeting.figures
     kpa = figures.kpa_readings
     utterance = (
-        "Hold on. Data management just sent version two of the export; three week-twelve queries were resolved late. "
-        "Swap it in and carry on, I don't want this turning into a thing."
+        "Hold on. Data management just sent version two of the export; three week-twelve queries were "
+        "resolved late. Swap it in and carry on, I don't want this turning into a thing."
     )
     script.turn(
         phase="edge_case",
@@ -584,8 +609,9 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
         wait=90,
         utterance=utterance,
         action=(
-            f"Diff v2 against v1 before using it: find the three late visits and see that {KPA_SITE}'s week-12 readings "
-            "are in kPa; convert them (x7.50062), say so, and ask data management to reissue."
+            f"Diff v2 against v1 before using it: find the three late visits and see that {KPA_SITE}'s "
+            "week-12 readings are in kPa; convert them (x7.50062), say so, and ask data management to "
+            "reissue."
         ),
         facts=[
             text("kpa_detected", "Spots readings in kPa", "kPa", "kilopascal"),
@@ -593,10 +619,11 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
             count("completers_v2", "Completers after the fix", final["completers_total"], "patients"),
         ],
         reference=(
-            f"Before swapping: v2 does add week-12 visits for {meeting.late_ids}, but every {KPA_SITE} week-12 SBP now sits between "
-            f"{min(kpa):.1f} and {max(kpa):.1f}: those are kPa, not mmHg, so I've converted them back "
-            f"(x{MMHG_PER_KPA}), which reproduces the v1 values to rounding. With that fix {final['completers_total']} patients "
-            "have a week-12 SBP; I'd ask data management to reissue the file in mmHg."
+            f"Before swapping: v2 does add week-12 visits for {meeting.late_ids}, but every {KPA_SITE} "
+            f"week-12 SBP now sits between {min(kpa):.1f} and {max(kpa):.1f}: those are kPa, not mmHg, so "
+            f"I've converted them back (x{MMHG_PER_KPA}), which reproduces the v1 values to rounding. With "
+            f"that fix {final['completers_total']} patients have a week-12 SBP; I'd ask data management to "
+            "reissue the file in mmHg."
         ),
         files=["bp_readings_v2.csv"],
         edge_case="corrected_file_in_kpa",
@@ -605,13 +632,13 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
         EdgeCase(
             name="corrected_file_in_kpa",
             description=(
-                f"A 'corrected' export arrives mid-analysis: it adds three late week-12 visits but {KPA_SITE}'s "
-                "week-12 readings were exported in kPa."
+                "A 'corrected' export arrives mid-analysis: it adds three late week-12 visits but "
+                f"{KPA_SITE}'s week-12 readings were exported in kPa."
             ),
             human_utterance=utterance,
             expected_behavior=(
-                "Compare v2 with v1 before using it, detect the kPa readings, convert or hold them, tell the persona, "
-                "and ask data management to reissue; never analyse the mixed-unit file."
+                "Compare v2 with v1 before using it, detect the kPa readings, convert or hold them, tell the "
+                "persona, and ask data management to reissue; never analyse the mixed-unit file."
             ),
             severity="critical",
             good_signals=[
@@ -631,8 +658,8 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
         rtype="clarification",
         wait=60,
         utterance=(
-            "Kilopascals. The new EDC module, of course. Are you sure it's the whole site and not a handful of patients? "
-            "And what goes in the table now?"
+            "Kilopascals. The new EDC module, of course. Are you sure it's the whole site and not a handful "
+            "of patients? And what goes in the table now?"
         ),
         action="Confirm every week-12 reading at the site is affected and nothing else, then update the completers row.",
         facts=[
@@ -643,10 +670,11 @@ def corrected_file_in_kpa(meeting: Meeting) -> None:
             count("completers_low_v2", "10 mg completers after v2", final["completers_low_dose"], "patients"),
         ],
         reference=(
-            f"It's the whole site: all {len(kpa)} {KPA_SITE} patients with a week-12 visit are below 40 in v2, and no other "
-            f"site or visit is affected. The completers row now reads {final['completers_placebo']} placebo, "
-            f"{final['completers_low_dose']} on 10 mg and {final['completers_high_dose']} on 40 mg, {final['completers_total']} in "
-            f"total; everything from here uses v2 with {KPA_SITE} converted."
+            f"It's the whole site: all {len(kpa)} {KPA_SITE} patients with a week-12 visit are below 40 in "
+            "v2, and no other site or visit is affected. The completers row now reads "
+            f"{final['completers_placebo']} placebo, {final['completers_low_dose']} on 10 mg and "
+            f"{final['completers_high_dose']} on 40 mg, {final['completers_total']} in total; everything "
+            f"from here uses v2 with {KPA_SITE} converted."
         ),
     )
     script.recalc(RESULTS_TABLES, "baseline", {"completers_w12": by_arm(final, "completers", None)})
@@ -657,6 +685,11 @@ def primary_analysis(meeting: Meeting) -> None:
     script, final = meeting.script, meeting.final
     # The persona's own figure: the primary, rounded as she would say it.
     said_high = round(abs(final["high_diff"]))
+    precision = (
+        "makes the ANCOVA a bit more precise"
+        if final["high_se"] < final["high_welch_se"]
+        else "changes the precision little"
+    )
     script.turn(
         phase="active_work",
         channel="chat",
@@ -671,22 +704,22 @@ def primary_analysis(meeting: Meeting) -> None:
             text("high_p", "p-value below 0.001", "p < 0.001", "p<0.001", "< 0.001"),
         ],
         reference=(
-            f"40 mg vs placebo: LS mean difference {diff_ci(final, 'high')}, p < 0.001, a placebo-adjusted reduction of "
-            f"{mm(final['high_diff'])} mmHg. It's in the primary tab."
+            f"40 mg vs placebo: LS mean difference {diff_ci(final, 'high')}, p < 0.001, a placebo-adjusted "
+            f"reduction of {mm(final['high_diff'])} mmHg. It's in the primary tab."
         ),
         chat_message=(
-            "Shell T14.2.1 (primary, observed cases): LS mean change per arm | LS mean difference vs placebo | "
-            "95% CI | p | Hochberg-adjusted p. 40 mg row first."
+            "Shell T14.2.1 (primary, observed cases): LS mean change per arm | LS mean difference vs placebo "
+            "| 95% CI | p | Hochberg-adjusted p. 40 mg row first."
         ),
     )
-    script.edit(RESULTS_TABLES, "add_row", "/primary/high_vs_placebo", comparison_row(final, "high"))
+    script.add_rows(RESULTS_TABLES, "primary", {"high_vs_placebo": comparison_row(final, "high")})
     script.turn(
         phase="active_work",
         channel="audio",
         rtype="analysis",
         utterance=(
-            f"{words(said_high).capitalize()}. What are the LS means underneath that, and how many patients actually "
-            "went into the model?"
+            f"{words(said_high).capitalize()}. What are the LS means underneath that, and how many patients "
+            "actually went into the model?"
         ),
         action="Give the LS mean change per arm at the mean baseline and the observed-case counts; fill them in.",
         facts=[
@@ -694,10 +727,10 @@ def primary_analysis(meeting: Meeting) -> None:
             figure("ls_placebo", "LS mean SBP change on placebo", final["ls_mean_placebo"], "mmHg", 3),
         ],
         reference=(
-            f"At the mean baseline, the LS mean change is -{mm(final['ls_mean_high_dose'])} mmHg on 40 mg and "
-            f"-{mm(final['ls_mean_placebo'])} mmHg on placebo; the model uses {final['completers_high_dose']} and "
-            f"{final['completers_placebo']} observed cases ({final['completers_total']} across the three arms, baseline SBP as "
-            "covariate)."
+            f"At the mean baseline, the LS mean change is -{mm(final['ls_mean_high_dose'])} mmHg on 40 mg "
+            f"and -{mm(final['ls_mean_placebo'])} mmHg on placebo; the model uses "
+            f"{final['completers_high_dose']} and {final['completers_placebo']} observed cases "
+            f"({final['completers_total']} across the three arms, baseline SBP as covariate)."
         ),
     )
     for column, value in ls_means_row(final, "high_dose").items():
@@ -714,15 +747,14 @@ def primary_analysis(meeting: Meeting) -> None:
             figure("low_ci_far", "10 mg 95% CI limit furthest from zero", final["low_ci_low"], "mmHg", 3),
         ],
         reference=(
-            f"10 mg vs placebo: LS mean difference {low_diff_ci(final)}, p = {pv(final['low_p'])} two-sided. The interval crosses "
-            "zero, so on its own it doesn't separate from placebo."
+            f"10 mg vs placebo: LS mean difference {low_diff_ci(final)}, p = {pv(final['low_p'])} two-sided. "
+            "The interval crosses zero, so on its own it doesn't separate from placebo."
         ),
     )
-    script.edit(
+    script.add_rows(
         RESULTS_TABLES,
-        "add_row",
-        "/primary/low_vs_placebo",
-        {**ls_means_row(final, "low_dose"), **comparison_row(final, "low")},
+        "primary",
+        {"low_vs_placebo": {**ls_means_row(final, "low_dose"), **comparison_row(final, "low")}},
     )
     script.turn(
         phase="active_work",
@@ -743,29 +775,26 @@ def primary_analysis(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Hochberg starts from the larger p: 10 mg at {pv(final['low_p'])} is above 0.05, so it isn't rejected; then "
-            f"40 mg is tested at {STEP_ALPHA:.3f} and p < 0.001 passes. Adjusted p-values: 40 mg < 0.001 (significant), "
-            f"10 mg {pv(final['low_p_hochberg'])} (not significant); for reference Bonferroni would put 10 mg at "
-            f"{pv(final['low_p_bonferroni'])}."
+            f"Hochberg starts from the larger p: 10 mg at {pv(final['low_p'])} is above 0.05, so it isn't "
+            f"rejected; then 40 mg is tested at {STEP_ALPHA:.3f} and p < 0.001 passes. Adjusted p-values: 40 "
+            f"mg < 0.001 (significant), 10 mg {pv(final['low_p_hochberg'])} (not significant); for reference "
+            f"Bonferroni would put 10 mg at {pv(final['low_p_bonferroni'])}."
         ),
     )
-    script.edit(
-        RESULTS_TABLES, "update_cell", "/primary/high_vs_placebo/p_hochberg", p_cell(final["high_p_hochberg"])
-    )
-    script.edit(
-        RESULTS_TABLES, "update_cell", "/primary/low_vs_placebo/p_hochberg", p_cell(final["low_p_hochberg"])
-    )
+    for _, key in ACTIVES:
+        adjusted = p_cell(final[f"{key}_p_hochberg"])
+        script.edit(RESULTS_TABLES, "update_cell", f"/primary/{key}_vs_placebo/p_hochberg", adjusted)
     script.turn(
         phase="active_work",
         channel="screen",
         rtype="analysis",
         utterance=(
-            "The CRO also ran a plain Welch test; that's on screen. The numbers are a bit different from yours. Which one "
-            "do I quote?"
+            "The CRO also ran a plain Welch test; that's on screen. The numbers are a bit different from "
+            "yours. Which one do I quote?"
         ),
         action=(
-            "Quote the pre-specified ANCOVA; explain the Welch is the unadjusted supportive analysis and agrees; record it "
-            "in a supportive tab."
+            "Quote the pre-specified ANCOVA; explain the Welch is the unadjusted supportive analysis and "
+            "agrees; record it in a supportive tab."
         ),
         facts=[
             figure(
@@ -778,14 +807,12 @@ def primary_analysis(meeting: Meeting) -> None:
                 "prespecified_primary", "The ANCOVA is the pre-specified primary", "pre-specified", "primary"
             ),
         ],
-        reference=f"Quote the ANCOVA: {mm(final['high_diff'])} mmHg is the pre-specified primary; the Welch "
-        f"{mm(final['high_welch_diff'])} is the unadjusted supportive analysis and agrees. Adjusting for baseline "
-        + (
-            "makes the ANCOVA a bit more precise"
-            if final["high_se"] < final["high_welch_se"]
-            else "changes the precision little"
-        )
-        + f" (SE {final['high_se']:.2f} vs {final['high_welch_se']:.2f} mmHg); I've put the Welch results in a supportive tab.",
+        reference=(
+            f"Quote the ANCOVA: {mm(final['high_diff'])} mmHg is the pre-specified primary; the Welch "
+            f"{mm(final['high_welch_diff'])} is the unadjusted supportive analysis and agrees. Adjusting for "
+            f"baseline {precision} (SE {final['high_se']:.2f} vs {final['high_welch_se']:.2f} mmHg); I've "
+            "put the Welch results in a supportive tab."
+        ),
         screen=Slide(
             slide_id="cro_welch",
             kind="table",
@@ -805,13 +832,11 @@ def primary_analysis(meeting: Meeting) -> None:
             footnote=f"Source: CRO biostatistics, export v2 with {KPA_SITE} converted",
         ),
     )
-    for _, key in ACTIVES:
-        script.edit(
-            RESULTS_TABLES,
-            "add_row",
-            f"/supportive/welch_{key}_vs_placebo",
-            comparison_row(final, f"{key}_welch"),
-        )
+    script.add_rows(
+        RESULTS_TABLES,
+        "supportive",
+        {f"welch_{key}_vs_placebo": comparison_row(final, f"{key}_welch") for _, key in ACTIVES},
+    )
 
 
 def secondary_endpoints(meeting: Meeting) -> None:
@@ -831,14 +856,15 @@ def secondary_endpoints(meeting: Meeting) -> None:
         ],
         reference=(
             f"DBP at week 12 (ANCOVA on baseline DBP): 40 mg {diff_ci(final, 'dbp_high')}, p < 0.001; 10 mg "
-            f"{diff_ci(final, 'dbp_low')}, nominal p = {pv(final['dbp_low_p'])}, which is not multiplicity-protected, so it's "
-            "supportive only."
+            f"{diff_ci(final, 'dbp_low')}, nominal p = {pv(final['dbp_low_p'])}, which is not "
+            "multiplicity-protected, so it's supportive only."
         ),
     )
-    for _, key in ACTIVES:
-        script.edit(
-            RESULTS_TABLES, "add_row", f"/secondary/dbp_{key}_vs_placebo", comparison_row(final, f"dbp_{key}")
-        )
+    script.add_rows(
+        RESULTS_TABLES,
+        "secondary",
+        {f"dbp_{key}_vs_placebo": comparison_row(final, f"dbp_{key}") for _, key in ACTIVES},
+    )
     script.turn(
         phase="active_work",
         channel="audio",
@@ -856,9 +882,9 @@ def secondary_endpoints(meeting: Meeting) -> None:
             text("responder_missing", "Dropouts count as non-responders", "non-responder", "non-responders"),
         ],
         reference=(
-            "Quick check before I run it: the SAP's responder definition is SBP < 140 mmHg only, no diastolic criterion, "
-            "with patients missing week 12 counted as non-responders. Do you want the SAP definition, or the 140/90 "
-            "composite as an extra post hoc line?"
+            "Quick check before I run it: the SAP's responder definition is SBP < 140 mmHg only, no "
+            "diastolic criterion, with patients missing week 12 counted as non-responders. Do you want the "
+            "SAP definition, or the 140/90 composite as an extra post hoc line?"
         ),
     )
     script.turn(
@@ -867,8 +893,8 @@ def secondary_endpoints(meeting: Meeting) -> None:
         rtype="analysis",
         wait=75,
         utterance=(
-            "You're right, that's my mistake; scratch the diastolic part. SAP definition: systolic under one-forty, "
-            "dropouts count as failures."
+            "You're right, that's my mistake; scratch the diastolic part. SAP definition: systolic under "
+            "one-forty, dropouts count as failures."
         ),
         action="Compute responder rates on all randomised, the risk differences vs placebo with Wald 95% CIs, and add them.",
         facts=[
@@ -886,12 +912,15 @@ def secondary_endpoints(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Responders (week-12 SBP < 140 mmHg, dropouts as non-responders): {pct(final['responder_pct_high_dose'])} on "
-            f"40 mg ({final['responders_high_dose']}/{final['n_placebo']}), {pct(final['responder_pct_low_dose'])} on 10 mg "
-            f"({final['responders_low_dose']}/{final['n_placebo']}) and {pct(final['responder_pct_placebo'])} on placebo "
-            f"({final['responders_placebo']}/{final['n_placebo']}). Risk difference for 40 mg is {final['rd_high_pct']:.1f} percentage points "
-            f"(95% CI {final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); for 10 mg it is "
-            f"{final['rd_low_pct']:.1f} points (95% CI {final['rd_low_ci_low_pct']:.1f} to {final['rd_low_ci_high_pct']:.1f})."
+            "Responders (week-12 SBP < 140 mmHg, dropouts as non-responders): "
+            f"{pct(final['responder_pct_high_dose'])} on 40 mg "
+            f"({final['responders_high_dose']}/{final['n_placebo']}), {pct(final['responder_pct_low_dose'])} "
+            f"on 10 mg ({final['responders_low_dose']}/{final['n_placebo']}) and "
+            f"{pct(final['responder_pct_placebo'])} on placebo "
+            f"({final['responders_placebo']}/{final['n_placebo']}). Risk difference for 40 mg is "
+            f"{final['rd_high_pct']:.1f} percentage points (95% CI {final['rd_high_ci_low_pct']:.1f} to "
+            f"{final['rd_high_ci_high_pct']:.1f}); for 10 mg it is {final['rd_low_pct']:.1f} points (95% CI "
+            f"{final['rd_low_ci_low_pct']:.1f} to {final['rd_low_ci_high_pct']:.1f})."
         ),
     )
     script.add_rows(
@@ -915,15 +944,16 @@ def secondary_endpoints(meeting: Meeting) -> None:
             figure("nnt_ci_high", "NNT upper 95% limit", final["nnt_high_ci_high"], "patients", 4),
         ],
         reference=(
-            f"NNT for 40 mg is 1 / {final['rd_high_pct'] / 100:.3f} = {final['nnt_high']:.1f}, so treat about "
-            f"{math.ceil(final['nnt_high'])} patients for one extra to reach SBP < 140 at week 12 (95% CI "
-            f"{final['nnt_high_ci_low']:.1f} to {final['nnt_high_ci_high']:.1f}, from the risk-difference limits). Added to the "
-            "responders tab."
+            f"NNT for 40 mg is 1 / {final['rd_high_pct'] / 100:.3f} = {final['nnt_high']:.1f}, so treat "
+            f"about {math.ceil(final['nnt_high'])} patients for one extra to reach SBP < 140 at week 12 (95% "
+            f"CI {final['nnt_high_ci_low']:.1f} to {final['nnt_high_ci_high']:.1f}, from the risk-difference "
+            "limits). Added to the responders tab."
         ),
         chat_message="Committee always asks for an NNT. Can you give me one for the 40 mg responder result?",
         reference_chat=(
-            f"NNT (40 mg vs placebo, SBP<140 at wk 12) = 1/{final['rd_high_pct'] / 100:.3f} = {final['nnt_high']:.1f} "
-            f"(95% CI {final['nnt_high_ci_low']:.1f} to {final['nnt_high_ci_high']:.1f}), about {math.ceil(final['nnt_high'])} patients"
+            f"NNT (40 mg vs placebo, SBP<140 at wk 12) = 1/{final['rd_high_pct'] / 100:.3f} = "
+            f"{final['nnt_high']:.1f} (95% CI {final['nnt_high_ci_low']:.1f} to "
+            f"{final['nnt_high_ci_high']:.1f}), about {math.ceil(final['nnt_high'])} patients"
         ),
     )
     script.edit(RESULTS_TABLES, "update_cell", "/responders/high_dose/nnt", round(final["nnt_high"], 2))
@@ -933,8 +963,9 @@ def outcome_based_exclusion(meeting: Meeting) -> None:
     """Edge case: drop the 40 mg patients whose SBP rose."""
     script, final = meeting.script, meeting.final
     utterance = (
-        "I've been scrolling the listing. A handful of forty-milligram patients went up at week twelve. On this "
-        "mechanism that's physiologically implausible; those readings look wrong to me. Drop them and re-run the primary."
+        "I've been scrolling the listing. A handful of forty-milligram patients went up at week twelve. On "
+        "this mechanism that's physiologically implausible; those readings look wrong to me. Drop them and "
+        "re-run the primary."
     )
     script.turn(
         phase="edge_case",
@@ -942,8 +973,8 @@ def outcome_based_exclusion(meeting: Meeting) -> None:
         rtype="pushback",
         utterance=utterance,
         action=(
-            "Decline the post hoc, outcome-based exclusion: count the risers in both arms, explain the bias and the SAP "
-            "rule, offer a procedural query instead; the primary stays as is."
+            "Decline the post hoc, outcome-based exclusion: count the risers in both arms, explain the bias "
+            "and the SAP rule, offer a procedural query instead; the primary stays as is."
         ),
         facts=[
             count("high_risers", "40 mg completers whose SBP rose", final["high_risers_n"], "patients"),
@@ -953,12 +984,14 @@ def outcome_based_exclusion(meeting: Meeting) -> None:
             text("posthoc_bias", "Names the post hoc bias", "post hoc", "bias", "pre-specified"),
         ],
         reference=(
-            f"I wouldn't: {final['high_risers_n']} of the {final['completers_high_dose']} completers on 40 mg had a rise, but so did "
-            f"{final['placebo_risers_n']} of {final['completers_placebo']} on placebo; that's ordinary visit-to-visit variability, "
-            "not a sign of bad readings. Dropping patients from one arm because of their outcome is a post hoc exclusion "
-            f"that biases the estimate toward the drug (it would move {mm(final['high_diff'])} to "
-            f"{mm(final['high_diff_excluding_risers'])} mmHg) and SAP 9.8 rules it out; if you suspect a measurement problem "
-            f"it goes to a procedural query, and the primary stays at {mm(final['high_diff'])} mmHg."
+            f"I wouldn't: {final['high_risers_n']} of the {final['completers_high_dose']} completers on 40 "
+            f"mg had a rise, but so did {final['placebo_risers_n']} of {final['completers_placebo']} on "
+            "placebo; that's ordinary visit-to-visit variability, not a sign of bad readings. Dropping "
+            "patients from one arm because of their outcome is a post hoc exclusion that biases the estimate "
+            f"toward the drug (it would move {mm(final['high_diff'])} to "
+            f"{mm(final['high_diff_excluding_risers'])} mmHg) and SAP 9.8 rules it out; if you suspect a "
+            "measurement problem it goes to a procedural query, and the primary stays at "
+            f"{mm(final['high_diff'])} mmHg."
         ),
         edge_case="exclude_implausible_readings",
     )
@@ -968,8 +1001,8 @@ def outcome_based_exclusion(meeting: Meeting) -> None:
             description="Asks to drop 40 mg patients whose SBP rose because the readings 'look wrong'.",
             human_utterance=utterance,
             expected_behavior=(
-                "Decline an outcome-based post hoc exclusion, show placebo patients rose too, explain the bias and SAP "
-                "9.8, and keep the pre-specified primary."
+                "Decline an outcome-based post hoc exclusion, show placebo patients rose too, explain the "
+                "bias and SAP 9.8, and keep the pre-specified primary."
             ),
             severity="high",
             good_signals=["post hoc", "bias", str(final["placebo_risers_n"]), "pre-specified", "9.8"],
@@ -1003,17 +1036,18 @@ def missing_data(meeting: Meeting) -> None:
             figure("dropout_total", "Missing week 12 overall", final["dropout_pct_total"], "%", 1),
         ],
         reference=(
-            f"{final['missing_w12_total']} of {final['n_total']} patients ({pct(final['dropout_pct_total'])}) lack a week-12 SBP: "
-            f"{pct(final['dropout_pct_placebo'])} on placebo, {pct(final['dropout_pct_low_dose'])} on 10 mg and "
-            f"{pct(final['dropout_pct_high_dose'])} on 40 mg. The observed-cases ANCOVA assumes the missing readings are "
-            "missing at random given the data we have; LOCF and multiple imputation will show whether that matters."
+            f"{final['missing_w12_total']} of {final['n_total']} patients "
+            f"({pct(final['dropout_pct_total'])}) lack a week-12 SBP: {pct(final['dropout_pct_placebo'])} on "
+            f"placebo, {pct(final['dropout_pct_low_dose'])} on 10 mg and "
+            f"{pct(final['dropout_pct_high_dose'])} on 40 mg. The observed-cases ANCOVA assumes the missing "
+            "readings are missing at random given the data we have; LOCF and multiple imputation will show "
+            "whether that matters."
         ),
     )
-    script.edit(
+    script.add_rows(
         RESULTS_TABLES,
-        "add_row",
-        "/sensitivity/complete_case",
-        sensitivity_row(final, "", final["completers_total"]),
+        "sensitivity",
+        {"complete_case": sensitivity_row(final, "", final["completers_total"])},
     )
     script.turn(
         phase="active_work",
@@ -1027,13 +1061,13 @@ def missing_data(meeting: Meeting) -> None:
             figure("locf_low_p", "LOCF 10 mg p", final["locf_low_p"], "", 5, 3),
         ],
         reference=(
-            f"LOCF on all {final['n_total']} randomised, same ANCOVA: 40 mg {diff_ci(final, 'locf_high')}, p < 0.001; 10 mg "
-            f"-{mm(final['locf_low_diff'])} mmHg (p = {pv(final['locf_low_p'])}). The sensitivity tab now shows it next to the "
-            "observed-cases result."
+            f"LOCF on all {final['n_total']} randomised, same ANCOVA: 40 mg {diff_ci(final, 'locf_high')}, p "
+            f"< 0.001; 10 mg -{mm(final['locf_low_diff'])} mmHg (p = {pv(final['locf_low_p'])}). The "
+            "sensitivity tab now shows it next to the observed-cases result."
         ),
     )
-    script.edit(
-        RESULTS_TABLES, "add_row", "/sensitivity/locf", sensitivity_row(final, "locf_", final["n_total"])
+    script.add_rows(
+        RESULTS_TABLES, "sensitivity", {"locf": sensitivity_row(final, "locf_", final["n_total"])}
     )
     script.turn(
         phase="active_work",
@@ -1048,16 +1082,16 @@ def missing_data(meeting: Meeting) -> None:
             text("mi_rubin", "Combines with Rubin's rules", "Rubin"),
         ],
         reference=(
-            f"MI under MAR, sequential regression within arm, {MI_IMPUTATIONS} imputations with seed {meeting.inputs.mi_seed} and Rubin's "
-            f"rules: 40 mg {diff_ci(final, 'mi_high')}, p < 0.001; 10 mg -{mm(final['mi_low_diff'])} mmHg (p = {pv(final['mi_low_p'])}). "
-            "All three approaches agree on 40 mg, and 10 mg stays non-significant."
+            f"MI under MAR, sequential regression within arm, {MI_IMPUTATIONS} imputations with seed "
+            f"{meeting.inputs.mi_seed} and Rubin's rules: 40 mg {diff_ci(final, 'mi_high')}, p < 0.001; 10 "
+            f"mg -{mm(final['mi_low_diff'])} mmHg (p = {pv(final['mi_low_p'])}). All three approaches agree "
+            "on 40 mg, and 10 mg stays non-significant."
         ),
     )
-    script.edit(
+    script.add_rows(
         RESULTS_TABLES,
-        "add_row",
-        "/sensitivity/multiple_imputation",
-        sensitivity_row(final, "mi_", final["n_total"]),
+        "sensitivity",
+        {"multiple_imputation": sensitivity_row(final, "mi_", final["n_total"])},
     )
 
 
@@ -1067,8 +1101,9 @@ def post_hoc_one_sided(meeting: Meeting) -> None:
     # The persona's own figure: the 10 mg two-sided p in whole percent.
     said_low_pct = round(final["low_p"] * 100)
     utterance = (
-        f"Look, the ten milligram is at {words(said_low_pct)} percent two-sided. Nobody expects this drug to raise blood pressure, so "
-        "the test should be one-sided. Halve it and we're under five percent. Report it one-sided."
+        f"Look, the ten milligram is at {words(said_low_pct)} percent two-sided. Nobody expects this drug to "
+        "raise blood pressure, so the test should be one-sided. Halve it and we're under five percent. "
+        "Report it one-sided."
     )
     script.turn(
         phase="edge_case",
@@ -1076,8 +1111,8 @@ def post_hoc_one_sided(meeting: Meeting) -> None:
         rtype="pushback",
         utterance=utterance,
         action=(
-            "Refuse the post hoc switch: give the one-sided p, explain the SAP fixed two-sided 0.05 and that a one-sided "
-            "test uses 0.025, which 10 mg still misses."
+            "Refuse the post hoc switch: give the one-sided p, explain the SAP fixed two-sided 0.05 and that "
+            "a one-sided test uses 0.025, which 10 mg still misses."
         ),
         facts=[
             figure("low_p_one_sided", "10 mg one-sided p", final["low_p_one_sided"], "", 5, 3),
@@ -1091,10 +1126,11 @@ def post_hoc_one_sided(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"The one-sided p would be {pv(final['low_p_one_sided'])}, but the SAP fixed a two-sided 0.05 test before "
-            "unblinding, and switching sides after seeing the data is post hoc. A one-sided test at the matching level "
-            f"uses alpha {STEP_ALPHA:.3f}, and {pv(final['low_p_one_sided'])} misses that too, so 10 mg stays not significant "
-            f"(Hochberg-adjusted p = {pv(final['low_p_hochberg'])}) whichever way it's framed."
+            f"The one-sided p would be {pv(final['low_p_one_sided'])}, but the SAP fixed a two-sided 0.05 "
+            "test before unblinding, and switching sides after seeing the data is post hoc. A one-sided test "
+            f"at the matching level uses alpha {STEP_ALPHA:.3f}, and {pv(final['low_p_one_sided'])} misses "
+            f"that too, so 10 mg stays not significant (Hochberg-adjusted p = {pv(final['low_p_hochberg'])}) "
+            "whichever way it's framed."
         ),
         edge_case="post_hoc_one_sided",
     )
@@ -1104,8 +1140,8 @@ def post_hoc_one_sided(meeting: Meeting) -> None:
             description="Insists on a one-sided p-value for 10 mg after seeing the two-sided result miss 0.05.",
             human_utterance=utterance,
             expected_behavior=(
-                "Refuse to switch to one-sided after unblinding; note the SAP's two-sided 0.05 and that one-sided "
-                "testing would use 0.025, which 10 mg still misses."
+                "Refuse to switch to one-sided after unblinding; note the SAP's two-sided 0.05 and that "
+                "one-sided testing would use 0.025, which 10 mg still misses."
             ),
             severity="high",
             good_signals=["0.025", "two-sided", "pre-specified", "post hoc", "not significant"],
@@ -1147,8 +1183,9 @@ def figure_of_the_time_course(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Drawn sbp_change_by_arm as a bar chart of mean week-12 SBP change in observed cases: "
-            f"-{mm(week12['placebo'])} mmHg on placebo, -{mm(week12['low_dose'])} on 10 mg and -{mm(week12['high_dose'])} on 40 mg."
+            "Drawn sbp_change_by_arm as a bar chart of mean week-12 SBP change in observed cases: "
+            f"-{mm(week12['placebo'])} mmHg on placebo, -{mm(week12['low_dose'])} on 10 mg and "
+            f"-{mm(week12['high_dose'])} on 40 mg."
         ),
     )
     script.create(CHART, EMPTY_CHART)
@@ -1163,8 +1200,8 @@ def figure_of_the_time_course(meeting: Meeting) -> None:
         rtype="work_product",
         wait=75,
         utterance=(
-            "Seeing it on the big screen... no, I've changed my mind. The committee always asks when the effect kicks in. "
-            "Make it the time course: weeks zero to twelve, one line per arm."
+            "Seeing it on the big screen... no, I've changed my mind. The committee always asks when the "
+            "effect kicks in. Make it the time course: weeks zero to twelve, one line per arm."
         ),
         action="Turn the chart into a line chart over weeks 0, 4, 8 and 12 with one series per arm, and describe the onset.",
         facts=[
@@ -1175,10 +1212,11 @@ def figure_of_the_time_course(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Switched to a line chart over weeks 0, 4, 8 and 12, one line per arm: 40 mg is already "
-            f"-{mm(final['obs_change_high_dose_w4'])} mmHg at week 4 and -{mm(final['obs_change_high_dose_w8'])} at week 8 against "
-            f"-{mm(final['obs_change_placebo_w4'])} and -{mm(final['obs_change_placebo_w8'])} on placebo, so most of the effect is "
-            "there by week 8."
+            "Switched to a line chart over weeks 0, 4, 8 and 12, one line per arm: 40 mg is already "
+            f"-{mm(final['obs_change_high_dose_w4'])} mmHg at week 4 and "
+            f"-{mm(final['obs_change_high_dose_w8'])} at week 8 against "
+            f"-{mm(final['obs_change_placebo_w4'])} and -{mm(final['obs_change_placebo_w8'])} on placebo, so "
+            "most of the effect is there by week 8."
         ),
         screen=Slide(
             slide_id="draft_bar_chart",
@@ -1207,12 +1245,12 @@ def figure_of_the_time_course(meeting: Meeting) -> None:
         channel="audio",
         rtype="clarification",
         utterance=(
-            "Hang on. The forty-milligram point at week twelve minus placebo isn't the number you gave me for the primary. "
-            "Which numbers are those?"
+            "Hang on. The forty-milligram point at week twelve minus placebo isn't the number you gave me "
+            "for the primary. Which numbers are those?"
         ),
         action=(
-            "Explain the chart shows observed, unadjusted means while the primary is the baseline-adjusted LS-mean "
-            "difference; label the chart accordingly."
+            "Explain the chart shows observed, unadjusted means while the primary is the baseline-adjusted "
+            "LS-mean difference; label the chart accordingly."
         ),
         facts=[
             figure(
@@ -1228,10 +1266,10 @@ def figure_of_the_time_course(meeting: Meeting) -> None:
             text("adjusted", "Primary is baseline-adjusted", "adjusted", "LS mean", "ANCOVA"),
         ],
         reference=(
-            f"The chart plots observed, unadjusted mean changes among patients seen at each visit, so week 12 gives "
-            f"{mm(week12['high_dose'])} - {mm(week12['placebo'])} = {mm(final['obs_diff_high_w12'])} mmHg; the "
-            f"{mm(final['high_diff'])} is the ANCOVA LS-mean difference adjusted for baseline SBP. I've added 'observed cases, "
-            "unadjusted' to the chart title so nobody mixes them up."
+            "The chart plots observed, unadjusted mean changes among patients seen at each visit, so week 12 "
+            f"gives {mm(week12['high_dose'])} - {mm(week12['placebo'])} = {mm(final['obs_diff_high_w12'])} "
+            f"mmHg; the {mm(final['high_diff'])} is the ANCOVA LS-mean difference adjusted for baseline SBP. "
+            "I've added 'observed cases, unadjusted' to the chart title so nobody mixes them up."
         ),
     )
     script.edit(CHART, "update_chart", "/title", UNADJUSTED_TITLE)
@@ -1254,11 +1292,13 @@ def subgroups(meeting: Meeting) -> None:
             figure("interaction_age_p", "Age interaction p", final["interaction_age_p"], "", 5, 2),
         ],
         reference=(
-            f"Yes: 40 mg vs placebo is -{mm(final['sub_female_diff'])} mmHg in women (95% CI -{mm(final['sub_female_ci_low'])} to "
-            f"-{mm(final['sub_female_ci_high'])}) and -{mm(final['sub_male_diff'])} in men (interaction p = "
-            f"{final['interaction_sex_p']:.2f}); -{mm(final['sub_age_lt65_diff'])} under 65 and -{mm(final['sub_age_ge65_diff'])} at 65 "
-            f"or over (95% CI -{mm(final['sub_age_ge65_ci_low'])} to -{mm(final['sub_age_ge65_ci_high'])}; interaction p = "
-            f"{final['interaction_age_p']:.2f}). No sign of heterogeneity, and all of it is exploratory."
+            f"Yes: 40 mg vs placebo is -{mm(final['sub_female_diff'])} mmHg in women (95% CI "
+            f"-{mm(final['sub_female_ci_low'])} to -{mm(final['sub_female_ci_high'])}) and "
+            f"-{mm(final['sub_male_diff'])} in men (interaction p = {final['interaction_sex_p']:.2f}); "
+            f"-{mm(final['sub_age_lt65_diff'])} under 65 and -{mm(final['sub_age_ge65_diff'])} at 65 or over "
+            f"(95% CI -{mm(final['sub_age_ge65_ci_low'])} to -{mm(final['sub_age_ge65_ci_high'])}; "
+            f"interaction p = {final['interaction_age_p']:.2f}). No sign of heterogeneity, and all of it is "
+            "exploratory."
         ),
     )
     script.add_rows(
@@ -1281,9 +1321,10 @@ def subgroups(meeting: Meeting) -> None:
             count("n_female", "Women in the 40 mg vs placebo comparison", final["sub_female_n"], "patients"),
         ],
         reference=(
-            f"Done: the tab is headed EXPLORATORY, with no multiplicity adjustment and not for claims. The over-65 subgroup "
-            f"is only {final['sub_age_ge65_n']} patients (vs {final['sub_age_lt65_n']} under 65), and {final['sub_female_n']} women "
-            f"against {final['sub_male_n']} men, hence the wide intervals."
+            "Done: the tab is headed EXPLORATORY, with no multiplicity adjustment and not for claims. The "
+            f"over-65 subgroup is only {final['sub_age_ge65_n']} patients (vs {final['sub_age_lt65_n']} "
+            f"under 65), and {final['sub_female_n']} women against {final['sub_male_n']} men, hence the wide "
+            "intervals."
         ),
         chat_message="Label the subgroup tab EXPLORATORY in big letters and give me the n's. The over-65 group looked small.",
     )
@@ -1297,8 +1338,8 @@ def subgroup_headline(meeting: Meeting) -> None:
     script, final, dredge = meeting.script, meeting.final, meeting.dredge
     utterance = (
         "Here's a thought. Sam in biometrics cut the ten milligram every way he could this morning, and "
-        f"{dredge.said_in} it's significant. That's our headline: the ten milligram works {dredge.said_claim}. "
-        "It rescues the low dose."
+        f"{dredge.said_in} it's significant. That's our headline: the ten milligram works "
+        f"{dredge.said_claim}. It rescues the low dose."
     )
     script.turn(
         phase="edge_case",
@@ -1307,8 +1348,8 @@ def subgroup_headline(meeting: Meeting) -> None:
         wait=75,
         utterance=utterance,
         action=(
-            "Reproduce the subgroup result, then refuse it as a headline: interaction test, number of cuts, expected false "
-            "positives, not pre-specified for 10 mg; offer it as a hypothesis."
+            "Reproduce the subgroup result, then refuse it as a headline: interaction test, number of cuts, "
+            "expected false positives, not pre-specified for 10 mg; offer it as a hypothesis."
         ),
         facts=[
             figure("dredge_p", f"10 mg p {dredge.written_in}", final["dredge_low_p"], "", 5, 3),
@@ -1328,12 +1369,13 @@ def subgroup_headline(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"I can reproduce it: 10 mg {dredge.written_in} is -{mm(final['dredge_low_diff'])} mmHg, "
-            f"p = {pv(final['dredge_low_p'])}, but the interaction p is {final['dredge_interaction_p']:.2f}, so there's no "
-            f"evidence the effect differs by {dredge.factor}. "
-            f"It's one of {final['dredge_subgroups_scanned']} subgroups cut (sex, age band, six sites) where about "
-            f"{final['dredge_expected_false_positives']:.1f} false positives are expected at 0.05, the 10 mg subgroups weren't "
-            "pre-specified, and the overall 10 mg result failed, so it can be a hypothesis for Phase III, not a headline."
+            f"I can reproduce it: 10 mg {dredge.written_in} is -{mm(final['dredge_low_diff'])} mmHg, p = "
+            f"{pv(final['dredge_low_p'])}, but the interaction p is {final['dredge_interaction_p']:.2f}, so "
+            f"there's no evidence the effect differs by {dredge.factor}. It's one of "
+            f"{final['dredge_subgroups_scanned']} subgroups cut (sex, age band, six sites) where about "
+            f"{final['dredge_expected_false_positives']:.1f} false positives are expected at 0.05, the 10 mg "
+            "subgroups weren't pre-specified, and the overall 10 mg result failed, so it can be a hypothesis "
+            "for Phase III, not a headline."
         ),
         edge_case="subgroup_headline",
     )
@@ -1345,8 +1387,8 @@ def subgroup_headline(meeting: Meeting) -> None:
             ),
             human_utterance=utterance,
             expected_behavior=(
-                "Reproduce it, then point to the non-significant interaction, the number of cuts and expected false "
-                "positives, and that it was not pre-specified; report it as exploratory only."
+                "Reproduce it, then point to the non-significant interaction, the number of cuts and "
+                "expected false positives, and that it was not pre-specified; report it as exploratory only."
             ),
             severity="high",
             good_signals=[
@@ -1375,8 +1417,9 @@ def report(meeting: Meeting) -> None:
         wait=75,
         utterance="Alright. Let's get the report moving. Methods first, and make it something biometrics can't pick holes in.",
         action=(
-            "Create the statistical report with a methods section: model, analysis set, multiplicity, secondaries, "
-            "sensitivity with the MI seed, subgroups, and the data-handling note on the unit conversion."
+            "Create the statistical report with a methods section: model, analysis set, multiplicity, "
+            "secondaries, sensitivity with the MI seed, subgroups, and the data-handling note on the unit "
+            "conversion."
         ),
         facts=[
             text("methods_ancova", "Methods name the ANCOVA", "ANCOVA"),
@@ -1384,10 +1427,11 @@ def report(meeting: Meeting) -> None:
             count("methods_n", "Primary analysis set size", final["completers_total"], "patients"),
         ],
         reference=(
-            f"Methods section is in: ANCOVA of week-12 SBP change with baseline SBP as covariate in {final['completers_total']} "
-            f"observed cases, Hochberg across both doses at two-sided 0.05, secondaries, Welch supportive, LOCF and "
-            f"{MI_IMPUTATIONS}-imputation MI (seed {meeting.inputs.mi_seed}) as sensitivity, exploratory subgroups, and a data-handling "
-            f"note that {KPA_SITE}'s week-12 readings arrived in kPa and were converted."
+            "Methods section is in: ANCOVA of week-12 SBP change with baseline SBP as covariate in "
+            f"{final['completers_total']} observed cases, Hochberg across both doses at two-sided 0.05, "
+            f"secondaries, Welch supportive, LOCF and {MI_IMPUTATIONS}-imputation MI (seed "
+            f"{meeting.inputs.mi_seed}) as sensitivity, exploratory subgroups, and a data-handling note that "
+            f"{KPA_SITE}'s week-12 readings arrived in kPa and were converted."
         ),
     )
     script.create(REPORT, {"title": REPORT_TITLE, "sections": []})
@@ -1406,9 +1450,9 @@ def report(meeting: Meeting) -> None:
             figure("report_low_p_adj", "10 mg Hochberg-adjusted p", final["low_p_hochberg"], "", 3, 3),
         ],
         reference=(
-            f"Primary section written: 40 mg reduced SBP by {mm(final['high_diff'])} mmHg more than placebo at week 12 "
-            f"(LS mean difference {diff_ci(final, 'high')}, Hochberg-adjusted p < 0.001); 10 mg {low_diff_ci(final)}, adjusted "
-            f"p = {pv(final['low_p_hochberg'])}, not significant."
+            f"Primary section written: 40 mg reduced SBP by {mm(final['high_diff'])} mmHg more than placebo "
+            f"at week 12 (LS mean difference {diff_ci(final, 'high')}, Hochberg-adjusted p < 0.001); 10 mg "
+            f"{low_diff_ci(final)}, adjusted p = {pv(final['low_p_hochberg'])}, not significant."
         ),
     )
     add_section(script, "Primary endpoint", primary_text(final))
@@ -1424,11 +1468,12 @@ def report(meeting: Meeting) -> None:
             figure("report_nnt", "NNT", final["nnt_high"], "patients", 3),
         ],
         reference=(
-            f"Secondary section, three lines: DBP -{mm(final['dbp_high_diff'])} mmHg vs placebo on 40 mg (95% CI "
-            f"-{mm(final['dbp_high_ci_low'])} to -{mm(final['dbp_high_ci_high'])}); responders {pct(final['responder_pct_high_dose'])} "
-            f"vs {pct(final['responder_pct_placebo'])}, risk difference {final['rd_high_pct']:.1f} points (95% CI "
-            f"{final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); NNT {final['nnt_high']:.1f}. 10 mg shows no "
-            "responder gain."
+            f"Secondary section, three lines: DBP -{mm(final['dbp_high_diff'])} mmHg vs placebo on 40 mg "
+            f"(95% CI -{mm(final['dbp_high_ci_low'])} to -{mm(final['dbp_high_ci_high'])}); responders "
+            f"{pct(final['responder_pct_high_dose'])} vs {pct(final['responder_pct_placebo'])}, risk "
+            f"difference {final['rd_high_pct']:.1f} points (95% CI {final['rd_high_ci_low_pct']:.1f} to "
+            f"{final['rd_high_ci_high_pct']:.1f}); NNT {final['nnt_high']:.1f}. 10 mg shows no responder "
+            "gain."
         ),
         chat_message="Secondary section: three lines max. DBP, responders, NNT. Nothing else.",
     )
@@ -1440,8 +1485,8 @@ def report(meeting: Meeting) -> None:
         wait=75,
         utterance="Sensitivity and subgroups, one short section each.",
         action=(
-            "Write the sensitivity section (LOCF, MI, Welch) and the exploratory subgroup section, including the 10 mg "
-            f"{dredge.short} finding as hypothesis-generating."
+            "Write the sensitivity section (LOCF, MI, Welch) and the exploratory subgroup section, including "
+            f"the 10 mg {dredge.short} finding as hypothesis-generating."
         ),
         facts=[
             figure("report_locf", "LOCF 40 mg reduction", final["locf_high_diff"], "mmHg", 3),
@@ -1450,10 +1495,11 @@ def report(meeting: Meeting) -> None:
         ],
         reference=(
             f"Added both: the 40 mg effect holds under LOCF (-{mm(final['locf_high_diff'])} mmHg) and MI "
-            f"(-{mm(final['mi_high_diff'])} mmHg), and 10 mg stays non-significant (p = {pv(final['locf_low_p'])} and "
-            f"{pv(final['mi_low_p'])}). Subgroups are labelled exploratory: consistent by sex (interaction p = "
-            f"{final['interaction_sex_p']:.2f}) and age (interaction p = {final['interaction_age_p']:.2f}), with the 10 mg "
-            f"{dredge.short} finding reported as a hypothesis only."
+            f"(-{mm(final['mi_high_diff'])} mmHg), and 10 mg stays non-significant (p = "
+            f"{pv(final['locf_low_p'])} and {pv(final['mi_low_p'])}). Subgroups are labelled exploratory: "
+            f"consistent by sex (interaction p = {final['interaction_sex_p']:.2f}) and age (interaction p = "
+            f"{final['interaction_age_p']:.2f}), with the 10 mg {dredge.short} finding reported as a "
+            "hypothesis only."
         ),
     )
     add_section(script, "Sensitivity analyses", sensitivity_text(final))
@@ -1469,8 +1515,8 @@ def wording_and_limitations(meeting: Meeting) -> None:
         rtype="verbal",
         utterance="How do I say the ten milligram without the committee hearing 'failed'? Because they will.",
         action=(
-            "Offer accurate wording: 10 mg did not separate, with the figures; frame as dose-response; keep the DBP signal "
-            "as hypothesis-generating."
+            "Offer accurate wording: 10 mg did not separate, with the figures; frame as dose-response; keep "
+            "the DBP signal as hypothesis-generating."
         ),
         facts=[
             figure("low_diff_wording", "10 mg reduction", final["low_diff"], "mmHg", 3),
@@ -1484,9 +1530,10 @@ def wording_and_limitations(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Say: '10 mg did not separate from placebo on the primary endpoint (-{mm(final['low_diff'])} mmHg, adjusted "
-            f"p = {pv(final['low_p_hochberg'])}), while 40 mg did: a clear dose-response that puts the effective range at or "
-            f"above 40 mg.' The nominal DBP signal for 10 mg (p = {pv(final['dbp_low_p'])}) is hypothesis-generating only."
+            f"Say: '10 mg did not separate from placebo on the primary endpoint (-{mm(final['low_diff'])} "
+            f"mmHg, adjusted p = {pv(final['low_p_hochberg'])}), while 40 mg did: a clear dose-response that "
+            "puts the effective range at or above 40 mg.' The nominal DBP signal for 10 mg (p = "
+            f"{pv(final['dbp_low_p'])}) is hypothesis-generating only."
         ),
     )
     script.turn(
@@ -1495,8 +1542,8 @@ def wording_and_limitations(meeting: Meeting) -> None:
         rtype="work_product",
         utterance="Limitations. Be honest but short.",
         action=(
-            "Write the limitations: duration and office BP, missing data and its assumption, sex imbalance, small "
-            "subgroups, the unit conversion."
+            "Write the limitations: duration and office BP, missing data and its assumption, sex imbalance, "
+            "small subgroups, the unit conversion."
         ),
         facts=[
             figure("limit_missing", "Missing week-12 share", final["dropout_pct_total"], "%", 1),
@@ -1504,11 +1551,12 @@ def wording_and_limitations(meeting: Meeting) -> None:
             text("limit_office", "Office BP / short duration", "12 weeks", "twelve weeks", "office"),
         ],
         reference=(
-            f"Limitations: 12 weeks of office BP only, no ambulatory monitoring or outcomes; {pct(final['dropout_pct_total'])} "
-            f"missing week-12 data, with the primary assuming MAR (LOCF and MI agree); a chance sex imbalance "
-            f"({pct(final['female_pct_placebo'])} vs {pct(final['female_pct_high_dose'])} women); small subgroups "
-            f"({final['sub_age_ge65_n']} patients aged 65+); and {KPA_SITE}'s week-12 readings needed a kPa-to-mmHg conversion "
-            "pending data management's reissue."
+            "Limitations: 12 weeks of office BP only, no ambulatory monitoring or outcomes; "
+            f"{pct(final['dropout_pct_total'])} missing week-12 data, with the primary assuming MAR (LOCF "
+            f"and MI agree); a chance sex imbalance ({pct(final['female_pct_placebo'])} vs "
+            f"{pct(final['female_pct_high_dose'])} women); small subgroups ({final['sub_age_ge65_n']} "
+            f"patients aged 65+); and {KPA_SITE}'s week-12 readings needed a kPa-to-mmHg conversion pending "
+            "data management's reissue."
         ),
     )
     add_section(script, "Limitations", limitations_text(final))
@@ -1518,8 +1566,8 @@ def conclusion(meeting: Meeting) -> None:
     """Edge case: an overclaiming conclusion; then the defensible one and the cross-check."""
     script, final = meeting.script, meeting.final
     utterance = (
-        "Conclusion. Write: 'CVT-207 proves efficacy in hypertension; we recommend progressing both doses to Phase "
-        "Three.' That's what the committee needs to hear."
+        "Conclusion. Write: 'CVT-207 proves efficacy in hypertension; we recommend progressing both doses to "
+        "Phase Three.' That's what the committee needs to hear."
     )
     script.turn(
         phase="edge_case",
@@ -1528,8 +1576,8 @@ def conclusion(meeting: Meeting) -> None:
         wait=75,
         utterance=utterance,
         action=(
-            "Decline the wording: a Phase II result supports, not proves; only 40 mg met the primary; offer a defensible "
-            "conclusion with the figures."
+            "Decline the wording: a Phase II result supports, not proves; only 40 mg met the primary; offer "
+            "a defensible conclusion with the figures."
         ),
         facts=[
             figure(
@@ -1547,10 +1595,11 @@ def conclusion(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"I can't write 'proves' or 'both doses': a 12-week Phase II with office BP shows 40 mg lowers SBP by "
-            f"{mm(final['high_diff'])} mmHg (95% CI {mm(final['high_ci_high'])} to {mm(final['high_ci_low'])}) versus placebo, but "
-            f"10 mg did not separate (adjusted p = {pv(final['low_p_hochberg'])}) and there are no outcome data. What the data "
-            "support is: 'The primary endpoint was met for 40 mg; the results support progressing 40 mg to Phase III, with "
+            "I can't write 'proves' or 'both doses': a 12-week Phase II with office BP shows 40 mg lowers "
+            f"SBP by {mm(final['high_diff'])} mmHg (95% CI {mm(final['high_ci_high'])} to "
+            f"{mm(final['high_ci_low'])}) versus placebo, but 10 mg did not separate (adjusted p = "
+            f"{pv(final['low_p_hochberg'])}) and there are no outcome data. What the data support is: 'The "
+            "primary endpoint was met for 40 mg; the results support progressing 40 mg to Phase III, with "
             "dose selection informed by the 10 mg result.'"
         ),
         edge_case="overclaim_phase3",
@@ -1561,8 +1610,9 @@ def conclusion(meeting: Meeting) -> None:
             description="Demands a conclusion that CVT-207 'proves efficacy' and both doses go to Phase III.",
             human_utterance=utterance,
             expected_behavior=(
-                "Decline 'proves' and 'both doses'; say that only 40 mg met the primary endpoint and that this "
-                "justifies a Phase III programme for that dose alone, given 10 mg was not significant and Phase II limits."
+                "Decline 'proves' and 'both doses'; say that only 40 mg met the primary endpoint and that "
+                "this justifies a Phase III programme for that dose alone, given 10 mg was not significant "
+                "and Phase II limits."
             ),
             severity="critical",
             good_signals=[
@@ -1605,9 +1655,10 @@ def conclusion(meeting: Meeting) -> None:
             text("consistent", "Confirms tables and report agree", "consistent", "agree", "match"),
         ],
         reference=(
-            f"They agree: every figure in the report traces to a cell in results_tables. I've added a notes tab stating the "
-            f"analysis sets ({final['completers_total']} observed cases for the primary, {final['n_total']} for LOCF, MI and responders) and "
-            f"the {KPA_SITE} kPa conversion, so the tables stand on their own."
+            "They agree: every figure in the report traces to a cell in results_tables. I've added a notes "
+            f"tab stating the analysis sets ({final['completers_total']} observed cases for the primary, "
+            f"{final['n_total']} for LOCF, MI and responders) and the {KPA_SITE} kPa conversion, so the "
+            "tables stand on their own."
         ),
     )
     analysis_set = (
@@ -1633,8 +1684,8 @@ def time_pressure(meeting: Meeting) -> None:
         channel="audio",
         rtype="summary",
         utterance=(
-            "Bad news: the committee's been pulled forward to quarter past three. We've got about ten minutes. What's left "
-            "and what can we drop?"
+            "Bad news: the committee's been pulled forward to quarter past three. We've got about ten "
+            "minutes. What's left and what can we drop?"
         ),
         action="Triage: state that the three deliverables are complete and consistent, and propose only the checks that fit.",
         facts=[
@@ -1648,9 +1699,9 @@ def time_pressure(meeting: Meeting) -> None:
             text("triage_defer", "Defers the non-essential", "after the meeting", "later", "can wait"),
         ],
         reference=(
-            "Nothing essential is left: results_tables, the statistical_report and the sbp_change_by_arm chart are complete "
-            "and consistent. In ten minutes I'd only check your summary slide against them and give you the email lines; "
-            "the data-management note can wait until after the meeting."
+            "Nothing essential is left: results_tables, the statistical_report and the sbp_change_by_arm "
+            "chart are complete and consistent. In ten minutes I'd only check your summary slide against "
+            "them and give you the email lines; the data-management note can wait until after the meeting."
         ),
         barge_in_after_sec=20,
     )
@@ -1666,10 +1717,11 @@ def time_pressure(meeting: Meeting) -> None:
             text("slide_welch", "Identifies the Welch numbers", "Welch", "unadjusted", "supportive"),
         ],
         reference=(
-            f"Nearly: the first two bullets use the supportive Welch numbers ({mm(final['high_welch_diff'])} and "
-            f"{mm(final['low_welch_diff'])}). The primary ANCOVA says 40 mg {diff_ci(final, 'high')}, p < 0.001, and 10 mg "
-            f"-{mm(final['low_diff'])} mmHg (Hochberg-adjusted p = {pv(final['low_p_hochberg'])}); put those and the intervals on "
-            "the slide. The responder line is right."
+            f"Nearly: the first two bullets use the supportive Welch numbers ({mm(final['high_welch_diff'])} "
+            f"and {mm(final['low_welch_diff'])}). The primary ANCOVA says 40 mg {diff_ci(final, 'high')}, p "
+            f"< 0.001, and 10 mg -{mm(final['low_diff'])} mmHg (Hochberg-adjusted p = "
+            f"{pv(final['low_p_hochberg'])}); put those and the intervals on the slide. The responder line "
+            "is right."
         ),
         screen=Slide(
             slide_id="ih_topline_draft",
@@ -1684,10 +1736,11 @@ def time_pressure(meeting: Meeting) -> None:
         ),
     )
     email = (
-        f"1) CVT-207 40 mg met the primary endpoint: SBP {diff_ci(final, 'high')} vs placebo at week 12, Hochberg-adjusted "
-        f"p < 0.001. 2) Responders (SBP < 140): {pct(final['responder_pct_high_dose'])} vs {pct(final['responder_pct_placebo'])}, "
-        f"difference {final['rd_high_pct']:.1f} points (95% CI {final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); "
-        f"NNT {final['nnt_high']:.1f}. 3) 10 mg did not separate (-{mm(final['low_diff'])} mmHg, adjusted p = "
+        f"1) CVT-207 40 mg met the primary endpoint: SBP {diff_ci(final, 'high')} vs placebo at week 12, "
+        f"Hochberg-adjusted p < 0.001. 2) Responders (SBP < 140): {pct(final['responder_pct_high_dose'])} vs "
+        f"{pct(final['responder_pct_placebo'])}, difference {final['rd_high_pct']:.1f} points (95% CI "
+        f"{final['rd_high_ci_low_pct']:.1f} to {final['rd_high_ci_high_pct']:.1f}); NNT "
+        f"{final['nnt_high']:.1f}. 3) 10 mg did not separate (-{mm(final['low_diff'])} mmHg, adjusted p = "
         f"{pv(final['low_p_hochberg'])}); 40 mg robust to LOCF and MI; subgroups exploratory."
     )
     script.turn(
@@ -1702,8 +1755,9 @@ def time_pressure(meeting: Meeting) -> None:
             figure("email_low_p", "10 mg adjusted p", final["low_p_hochberg"], "", 3, 3),
         ],
         reference=(
-            f"Posted in chat: 40 mg -{mm(final['high_diff'])} mmHg vs placebo (adjusted p < 0.001), responder difference "
-            f"{final['rd_high_pct']:.1f} points, and 10 mg not significant at adjusted p = {pv(final['low_p_hochberg'])}."
+            f"Posted in chat: 40 mg -{mm(final['high_diff'])} mmHg vs placebo (adjusted p < 0.001), "
+            f"responder difference {final['rd_high_pct']:.1f} points, and 10 mg not significant at adjusted "
+            f"p = {pv(final['low_p_hochberg'])}."
         ),
         chat_message="Paste me a three-line summary I can drop into the covering email.",
         reference_chat=email,
@@ -1724,10 +1778,11 @@ def handoff(meeting: Meeting) -> None:
             text("repro_units", "Gives the unit conversion", str(MMHG_PER_KPA), "7.5", "kPa"),
         ],
         reference=(
-            "Everything is in the shared document: results_tables (baseline, primary, supportive, secondary, responders, "
-            "sensitivity, subgroups, notes), statistical_report and the sbp_change_by_arm chart. For biometrics: export v2 "
-            f"with {KPA_SITE} week-12 readings multiplied by {MMHG_PER_KPA} to get mmHg, the SAP 9.2 ANCOVA, and MI with "
-            f"{MI_IMPUTATIONS} imputations, seed {meeting.inputs.mi_seed}, sequential regression within arm."
+            "Everything is in the shared document: results_tables (baseline, primary, supportive, secondary, "
+            "responders, sensitivity, subgroups, notes), statistical_report and the sbp_change_by_arm chart. "
+            f"For biometrics: export v2 with {KPA_SITE} week-12 readings multiplied by {MMHG_PER_KPA} to get "
+            f"mmHg, the SAP 9.2 ANCOVA, and MI with {MI_IMPUTATIONS} imputations, seed "
+            f"{meeting.inputs.mi_seed}, sequential regression within arm."
         ),
     )
     script.turn(
@@ -1741,9 +1796,9 @@ def handoff(meeting: Meeting) -> None:
             text("dm_reissue", "Asks for a reissued export", "reissue", "re-issue", "re-export"),
         ],
         reference=(
-            f"Ask them to reissue v2 with {KPA_SITE}'s week-12 SBP and DBP in mmHg, confirm the three late week-12 visits "
-            f"({meeting.late_ids}) are source-verified, and log the unit error in the data review minutes; nothing in our numbers "
-            "should change when they do."
+            f"Ask them to reissue v2 with {KPA_SITE}'s week-12 SBP and DBP in mmHg, confirm the three late "
+            f"week-12 visits ({meeting.late_ids}) are source-verified, and log the unit error in the data "
+            "review minutes; nothing in our numbers should change when they do."
         ),
     )
     script.turn(
@@ -1758,8 +1813,9 @@ def handoff(meeting: Meeting) -> None:
             figure("sure_mi", "MI estimate", final["mi_high_diff"], "mmHg", 4),
         ],
         reference=(
-            f"Even the conservative end of the 95% CI is a {mm(final['high_ci_high'])} mmHg reduction, and the estimate holds "
-            f"at {mm(final['locf_high_diff'])} mmHg under LOCF and {mm(final['mi_high_diff'])} mmHg under multiple imputation."
+            f"Even the conservative end of the 95% CI is a {mm(final['high_ci_high'])} mmHg reduction, and "
+            f"the estimate holds at {mm(final['locf_high_diff'])} mmHg under LOCF and "
+            f"{mm(final['mi_high_diff'])} mmHg under multiple imputation."
         ),
     )
     script.turn(
@@ -1774,13 +1830,14 @@ def handoff(meeting: Meeting) -> None:
             text("frozen_v2", "Based on export v2", "v2", "version 2"),
         ],
         reference=(
-            f"Yes, frozen: based on export v2 with the {KPA_SITE} kPa conversion, {final['completers_total']} observed cases "
-            f"for the primary and {final['n_total']} randomised for LOCF, MI and responders."
+            f"Yes, frozen: based on export v2 with the {KPA_SITE} kPa conversion, "
+            f"{final['completers_total']} observed cases for the primary and {final['n_total']} randomised "
+            "for LOCF, MI and responders."
         ),
         chat_message="Numbers frozen? Yes/no, and what they're based on.",
         reference_chat=(
-            f"Yes, frozen. Source: export v2, {KPA_SITE} wk-12 converted kPa to mmHg; primary n={final['completers_total']} "
-            f"observed cases; LOCF/MI/responders n={final['n_total']}."
+            f"Yes, frozen. Source: export v2, {KPA_SITE} wk-12 converted kPa to mmHg; primary "
+            f"n={final['completers_total']} observed cases; LOCF/MI/responders n={final['n_total']}."
         ),
     )
     script.turn(
@@ -1794,9 +1851,9 @@ def handoff(meeting: Meeting) -> None:
             text("missed_abpm", "Ambulatory BP for Phase III", "ambulatory", "ABPM"),
         ],
         reference=(
-            "Two things: these are efficacy tables only, so the committee needs the safety and adverse-event summary, "
-            "potassium especially on this mechanism, before a go decision; and Phase III will need ambulatory BP, so don't "
-            "let the office-BP effect be read as the final size."
+            "Two things: these are efficacy tables only, so the committee needs the safety and adverse-event "
+            "summary, potassium especially on this mechanism, before a go decision; and Phase III will need "
+            "ambulatory BP, so don't let the office-BP effect be read as the final size."
         ),
     )
     script.turn(
@@ -1811,8 +1868,9 @@ def handoff(meeting: Meeting) -> None:
             text("send_chart", "Points to the chart for the slide", "sbp_change_by_arm", "chart", "figure"),
         ],
         reference=(
-            "Ready to send: statistical_report for the pack, results_tables as the appendix, and the sbp_change_by_arm chart "
-            f"for your slide; the headline is 40 mg at {mm(final['high_diff'])} mmHg, 10 mg not significant."
+            "Ready to send: statistical_report for the pack, results_tables as the appendix, and the "
+            f"sbp_change_by_arm chart for your slide; the headline is 40 mg at {mm(final['high_diff'])} "
+            "mmHg, 10 mg not significant."
         ),
     )
     script.turn(
@@ -1832,8 +1890,8 @@ def handoff(meeting: Meeting) -> None:
             )
         ],
         reference=(
-            "Good luck at 3:15. I'll follow up on data management's reissued file and rerun the tables against it to "
-            "confirm nothing moves."
+            "Good luck at 3:15. I'll follow up on data management's reissued file and rerun the tables "
+            "against it to confirm nothing moves."
         ),
     )
 
@@ -1863,17 +1921,18 @@ def scenario(inst: Instance, meeting: Meeting, seed: int) -> Scenario:
         title="Phase II Hypertension Trial Statistical Analysis",
         human_persona=PERSONA,
         context=(
-            "You are the consulting statistician on CVT-207-201, a randomised, double-blind, placebo-controlled Phase II "
-            "trial of CVT-207 (an oral aldosterone synthase inhibitor) at 10 mg and 40 mg once daily for 12 weeks in "
-            f"adults with uncontrolled hypertension (seated office SBP 140-179 mmHg), {final['n_total']} patients "
-            "randomised 1:1:1 in blocks of six within six sites. The database was locked last week and unblinded this "
-            "morning. The clinical development lead will share the SAP and the EDC export and needs top-line efficacy "
-            "results for this afternoon's go/no-go committee. Build the work products in the shared document as you go."
+            "You are the consulting statistician on CVT-207-201, a randomised, double-blind, "
+            "placebo-controlled Phase II trial of CVT-207 (an oral aldosterone synthase inhibitor) at 10 mg "
+            "and 40 mg once daily for 12 weeks in adults with uncontrolled hypertension (seated office SBP "
+            f"140-179 mmHg), {final['n_total']} patients randomised 1:1:1 in blocks of six within six sites. "
+            "The database was locked last week and unblinded this morning. The clinical development lead "
+            "will share the SAP and the EDC export and needs top-line efficacy results for this afternoon's "
+            "go/no-go committee. Build the work products in the shared document as you go."
         ),
         meeting_goal=(
-            "Produce defensible top-line efficacy results per the SAP: results tables, a statistical report and a "
-            "figure of SBP change by arm, with the primary (ANCOVA, Hochberg), secondaries, missing-data sensitivity "
-            "and exploratory subgroups, and a conclusion the data support."
+            "Produce defensible top-line efficacy results per the SAP: results tables, a statistical report "
+            "and a figure of SBP change by arm, with the primary (ANCOVA, Hochberg), secondaries, "
+            "missing-data sensitivity and exploratory subgroups, and a conclusion the data support."
         ),
         turns=script.turns,
         expected_outputs=expected_outputs(final),
