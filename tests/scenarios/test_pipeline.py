@@ -11,24 +11,23 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from modylbench.scenarios import PHASES, Scenario, apply_mutations, builtin, load_file, run_check
+from modylbench.scenarios import Scenario, apply_mutations, builtin, load_file, run_check
 from modylbench.scenarios.builtin import pipeline
+
+from .instances import SEEDS, instance
 
 RANK = {"Lead": 0, "MQL": 1, "SQL": 2, "Opportunity": 3, "Proposal": 4, "Closed Lost": 4, "Closed Won": 5}
 DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{pipeline.SCENARIO_ID}.json"
-SEEDS = (0, 1, 2, 3)
 FRESH = (1, 2, 3)
 
 
-@cache
 def _build(seed: int) -> Scenario:
-    return pipeline.build(seed)
+    return instance(pipeline.SCENARIO_ID, seed)
 
 
 @pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
@@ -64,33 +63,6 @@ def _z_p(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
     p = (k1 + k2) / (n1 + n2)
     z = (k1 / n1 - k2 / n2) / math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
     return z, math.erfc(abs(z) / math.sqrt(2))
-
-
-def test_counts_phases_and_channels(scenario: Scenario) -> None:
-    s = scenario
-    assert (len(s.turns), len(s.edge_cases), s.quality_tier) == (50, 5, "Peer")
-    assert s.channels_used == ["audio", "chat", "screen", "data"]
-    phases = [t.phase for t in s.turns]
-    non_edge = [p for p in phases if p != "edge_case"]
-    assert non_edge == sorted(non_edge, key=PHASES.index), "phases out of order"
-    assert set(phases) == set(PHASES)
-    first_active = phases.index("active_work")
-    first_handoff = phases.index("deliverable_handoff")
-    for e in s.edge_cases:
-        played = [t for t in s.turns if t.edge_case == e.name]
-        assert len(played) == 1 and played[0].phase == "edge_case"
-        assert first_active < played[0].turn_index < first_handoff
-        assert e.good_signals and e.bad_signals
-    for t in s.turns:
-        assert t.expected_facts, f"turn {t.turn_index} has no expected fact"
-        assert 15 <= t.wait_for_agent_sec <= 120
-        assert t.reference_response
-        if t.channel == "screen":
-            assert t.screen is not None
-        if t.channel == "chat":
-            assert t.chat_message
-        if t.channel == "data":
-            assert t.files
 
 
 def test_data_is_deterministic_and_small(scenario: Scenario) -> None:
@@ -186,15 +158,8 @@ def test_duplicates_change_the_answer_and_dedupe_restores_it(scenario: Scenario)
     assert len(backlog) == gt["mm_inbound_post_unconverted"] == gt["backlog_rows"]
 
 
-def test_reference_products_pass_and_perturbed_fail(scenario: Scenario) -> None:
+def test_perturbed_references_fail(scenario: Scenario) -> None:
     contents = apply_mutations(scenario.expected_mutations)
-    for p in scenario.products:
-        assert contents[p.product_id] == p.reference
-    for o in scenario.expected_outputs:
-        checks = [c for c in o.verification_criteria if not isinstance(c, str)]
-        assert len(checks) >= 5
-        for c in checks:
-            assert run_check(c, contents[o.product_id]).passed, c.id
     broken = copy.deepcopy(contents)
     broken["funnel_analysis"]["sql_to_opportunity"]["mid_market"]["q3"] += 8.0
     broken["funnel_analysis"]["impact"]["win_rate_pct"]["result"] = round(

@@ -14,21 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.scenarios import PHASES, Scenario, apply_mutations, parse_scenario, run_check, to_public
+from modylbench.scenarios import Scenario, apply_mutations, parse_scenario, run_check, to_public
 from modylbench.scenarios.builtin import telehealth
+
+from .instances import SEEDS, instance
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{telehealth.SCENARIO_ID}.json"
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-SEEDS = (0, 1, 2, 3)
-_BUILT: dict[int, Scenario] = {}
 
 
 def built(seed: int) -> Scenario:
-    if seed not in _BUILT:
-        _BUILT[seed] = telehealth.build(seed)
-    return _BUILT[seed]
+    return instance(telehealth.SCENARIO_ID, seed)
 
 
 @pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
@@ -42,61 +40,6 @@ def numbers_in(text: str) -> list[float]:
 
 
 # ----------------------------------------------------------------------------- structure
-
-
-def test_counts_and_identity(scenario: Scenario) -> None:
-    assert scenario.scenario_id == "business_strategist_telehealth_entry"
-    assert scenario.vertical == "Business Strategist"
-    assert scenario.title == "SEA Telehealth Market Entry Strategy"
-    assert scenario.quality_tier == "Consultant"
-    assert len(scenario.turns) == 50
-    assert len(scenario.edge_cases) == 5
-    assert scenario.channels_used == ["audio", "chat", "screen", "data"]
-    assert {o.product_id for o in scenario.expected_outputs} == {
-        "market_model",
-        "entry_strategy",
-        "country_scorecard",
-    }
-
-
-def test_phases_in_order(scenario: Scenario) -> None:
-    main = [PHASES.index(t.phase) for t in scenario.turns if t.phase != "edge_case"]
-    assert main == sorted(main)
-    assert {t.phase for t in scenario.turns} == set(PHASES)
-    first_work = min(t.turn_index for t in scenario.turns if t.phase == "active_work")
-    first_handoff = min(t.turn_index for t in scenario.turns if t.phase == "deliverable_handoff")
-    for t in scenario.turns:
-        if t.phase == "edge_case":
-            assert first_work < t.turn_index < first_handoff
-
-
-def test_channel_payloads_and_waits(scenario: Scenario) -> None:
-    for t in scenario.turns:
-        assert 15 <= t.wait_for_agent_sec <= 120
-        assert t.expected_facts, f"turn {t.turn_index} has no expected fact"
-        assert t.reference_response
-        if t.channel == "chat":
-            assert t.chat_message
-        if t.channel == "screen":
-            assert t.screen is not None
-        if t.channel == "data":
-            assert t.files
-    pushed = [f for t in scenario.turns for f in t.files]
-    assert sorted(pushed) == sorted(f.name for f in scenario.data_files)
-
-
-def test_each_edge_case_played_once_in_edge_phase(scenario: Scenario) -> None:
-    for e in scenario.edge_cases:
-        turns = [t for t in scenario.turns if t.edge_case == e.name]
-        assert len(turns) == 1
-        assert turns[0].phase == "edge_case"
-        assert turns[0].human_utterance == e.human_utterance
-        assert e.good_signals and e.bad_signals
-
-
-def test_fact_ids_unique(scenario: Scenario) -> None:
-    ids = [f.id for t in scenario.turns for f in t.expected_facts]
-    assert len(ids) == len(set(ids))
 
 
 # ----------------------------------------------------------------------------- facts and responses
@@ -129,14 +72,6 @@ def test_numeric_facts_are_not_parroted(scenario: Scenario) -> None:
             parroted += any(abs(n - abs(f.value)) <= tol for n in heard)
     assert numeric >= 80
     assert parroted <= 2, parroted
-
-
-def test_edge_case_references_show_good_not_bad_signals(scenario: Scenario) -> None:
-    for e in scenario.edge_cases:
-        (t,) = [t for t in scenario.turns if t.edge_case == e.name]
-        text = t.reference_response.lower()
-        assert any(sig.lower() in text for sig in e.good_signals), e.name
-        assert not any(sig.lower() in text for sig in e.bad_signals), e.name
 
 
 # ----------------------------------------------------------------------------- independent re-solve
@@ -288,12 +223,6 @@ def test_ground_truth_recomputed_from_files(scenario: Scenario) -> None:
 # ----------------------------------------------------------------------------- products and mutations
 
 
-def test_reference_equals_mutations(scenario: Scenario) -> None:
-    contents = apply_mutations(scenario.expected_mutations)
-    for p in scenario.products:
-        assert p.reference == contents[p.product_id], p.product_id
-
-
 def test_mutations_build_step_by_step(scenario: Scenario) -> None:
     phase = {t.turn_index: t.phase for t in scenario.turns}
     seen: set[str] = set()
@@ -318,15 +247,10 @@ def test_weight_change_rewrites_the_ranking(scenario: Scenario) -> None:
     assert after["market_model"]["scores"]["philippines"]["rank_base"] == 1
 
 
-def test_reference_products_pass_every_criterion(scenario: Scenario) -> None:
+def test_criteria_use_at_least_three_kinds_of_check(scenario: Scenario) -> None:
     for o in scenario.expected_outputs:
         crits = [c for c in o.verification_criteria if not isinstance(c, str)]
-        assert len(crits) >= 5
-        assert len({c.check_type for c in crits}) >= 3
-        ref = scenario.product(o.product_id).reference  # type: ignore[union-attr]
-        for c in crits:
-            res = run_check(c, ref)
-            assert res.passed, (o.product_id, res)
+        assert len({c.check_type for c in crits}) >= 3, o.product_id
 
 
 def test_changed_reference_fails(scenario: Scenario) -> None:
@@ -353,12 +277,6 @@ def test_changed_reference_fails(scenario: Scenario) -> None:
         c.id for c in out.verification_criteria if not isinstance(c, str) and not run_check(c, doc).passed
     }
     assert failed == {"doc_reg_cap", "doc_reg_data", "doc_rec_no_y1"}
-
-
-def test_committed_data_file_is_current() -> None:
-    from modylbench.scenarios.builtin.__main__ import dump
-
-    assert DATA_FILE.read_text(encoding="utf-8") == dump(telehealth.SCENARIO_ID)
 
 
 # ----------------------------------------------------------------------------- fresh instances
