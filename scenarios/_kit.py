@@ -18,12 +18,14 @@ from modylbench.scenarios._pointer import make_pointer
 from modylbench.scenarios._products import apply_mutations
 from modylbench.scenarios._schema import (
     Channel,
+    CheckType,
     ExpectedFact,
     ExpectedMutation,
     MutationType,
     Phase,
     Slide,
     Turn,
+    VerificationCriterion,
 )
 
 logger = logging.getLogger(__name__)
@@ -69,6 +71,17 @@ def text(fid: str, description: str, *keywords: str) -> ExpectedFact:
     if not keywords:
         raise ValueError(f"text fact {fid!r} needs at least one keyword")
     return ExpectedFact(id=fid, description=description, value=keywords[0], keywords=list(keywords))
+
+
+# --------------------------------------------------------------------------- product checks
+
+
+def criterion(cid: str, description: str, check: CheckType, target: str, expected: Any = None,
+              tol: float = NUMBER_TOLERANCE_PCT, required: bool = True) -> VerificationCriterion:  # fmt: skip
+    """One programmatic check of a product: ``check`` of the value at ``target`` (a JSON pointer) against
+    ``expected``, numbers within ``tol`` %."""
+    return VerificationCriterion(id=cid, description=description, check_type=check, target_field=target,
+                                 expected_value=expected, tolerance_pct=tol, required=required)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- slides

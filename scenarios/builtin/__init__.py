@@ -55,14 +55,22 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
     module = importlib.import_module(f"{__name__}.{BUILDERS[scenario_id]}")
     takes_seed = "seed" in inspect.signature(module.build).parameters
     if seed != 0 and not takes_seed:
-        raise ScenarioLoadError([f"{scenario_id}: this built-in scenario cannot build fresh instances yet "
-                                 f"(its builder takes no seed); run it with --seed 0"])
+        raise ScenarioLoadError(
+            [
+                f"{scenario_id}: this built-in scenario cannot build fresh instances yet "
+                f"(its builder takes no seed); run it with --seed 0"
+            ]
+        )
     try:
         scenario: Scenario = module.build(seed=seed) if takes_seed else module.build()
     except (ValueError, RuntimeError) as exc:
-        raise ScenarioLoadError([f"{scenario_id}: cannot build the instance for seed {seed}: {exc}"]) from None
+        raise ScenarioLoadError(
+            [f"{scenario_id}: cannot build the instance for seed {seed}: {exc}"]
+        ) from None
     if scenario.scenario_id != scenario_id:
-        raise ValueError(f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}")
+        raise ValueError(
+            f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}"
+        )
     if seed != 0 and scenario.seed != seed:
         # The instance is named by the seed it was asked for, so that --seed N reproduces it.
         scenario = scenario.model_copy(update={"seed": seed})
@@ -72,7 +80,10 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
 def data_text(scenario: Scenario) -> str:
     """The committed data file's text for ``scenario``: the full model as readable nested JSON (the public
     format, with its stringified ``metadata``, is written only by ``export-dataset``)."""
-    return json.dumps(scenario.model_dump(mode="json", exclude_defaults=True), indent=1, ensure_ascii=False) + "\n"
+    return (
+        json.dumps(scenario.model_dump(mode="json", exclude_defaults=True), indent=1, ensure_ascii=False)
+        + "\n"
+    )
 
 
 def committed(scenario_id: str) -> Scenario | None:
@@ -81,8 +92,9 @@ def committed(scenario_id: str) -> Scenario | None:
 
     f = resources.files("modylbench.scenarios") / "data" / f"{scenario_id}.json"
     if not f.is_file():
-        logger.debug("built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`",
-                     scenario_id)
+        logger.debug(
+            "built-in scenario %s has no data file; run `python -m modylbench.scenarios.builtin`", scenario_id
+        )
         return None
     return parse_scenario(json.loads(f.read_text("utf-8")), f"{scenario_id}.json")
 

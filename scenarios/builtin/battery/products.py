@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._schema import CheckType, ExpectedOutput, ProductSpec, VerificationCriterion
+from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
 from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.battery.data import (
     BASELINE,
@@ -289,19 +290,6 @@ def product_specs(contents: dict[str, Any]) -> list[ProductSpec]:
 # --------------------------------------------------------------------------- deliverable checks
 
 
-def _crit(
-    cid: str, desc: str, check: CheckType, target: str, expected: Any = None, tol: float = 0.5
-) -> VerificationCriterion:
-    return VerificationCriterion(
-        id=cid,
-        description=desc,
-        check_type=check,
-        target_field=target,
-        expected_value=expected,
-        tolerance_pct=tol,
-    )
-
-
 def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput]:
     """One deliverable per product, each with programmatic checks whose values come from solve()."""
     final, values, inputs = sol.final, sol.values, sol.inputs
@@ -317,42 +305,42 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
             description="Evidence table: every claim with its status and reason, per-chemistry consensus, cost fit "
             "and audit counts.",
             verification_criteria=[
-                _crit(
+                criterion(
                     "et_rows",
                     "Every received row is in the claims sheet",
                     "count_at_least",
                     "/claims",
                     n_rows,
                 ),
-                _crit(
+                criterion(
                     "et_retracted",
                     "The Okada paper is marked retracted",
                     "one_of",
                     f"/claims/{RETRACTED_CLAIM_ID}/status",
                     ["retracted"],
                 ),
-                _crit(
+                criterion(
                     "et_halden_conflict",
                     "Halden's press-release claim is a conflict",
                     "one_of",
                     f"/claims/{HALDEN_CLAIM_ID}/status",
                     ["conflict"],
                 ),
-                _crit(
+                criterion(
                     "et_vireo_superseded",
                     "Vireo's 2024 note is superseded by the update",
                     "one_of",
                     "/claims/C07/status",
                     ["superseded"],
                 ),
-                _crit(
+                criterion(
                     "et_u03_rejected",
                     "The unreadable partner row is rejected",
                     "one_of",
                     f"/claims/{sol.rejected[0].claim_id}/status",
                     ["rejected"],
                 ),
-                _crit(
+                criterion(
                     "et_u02_fixed",
                     "The swapped partner row is corrected to Wh/kg",
                     "numeric_equality",
@@ -360,7 +348,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     final.claim(sol.swapped[0]).grav,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "et_sulfide_median",
                     "Sulfide consensus after the update",
                     "numeric_equality",
@@ -368,7 +356,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     sulfide.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "et_oxide_median",
                     "Oxide consensus after the update",
                     "numeric_equality",
@@ -376,7 +364,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     oxide.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "et_nmc_median",
                     "NMC811 baseline consensus",
                     "numeric_equality",
@@ -384,7 +372,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     nmc811.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "et_sulfide_gain",
                     "Sulfide gain over NMC811",
                     "numeric_equality",
@@ -392,7 +380,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     one_decimal(sulfide.grav_improvement_pct),
                     1.0,
                 ),
-                _crit(
+                criterion(
                     "et_silicon_readiness",
                     "Silicon-anode readiness score",
                     "numeric_equality",
@@ -400,7 +388,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     one_decimal(silicon.readiness or 0),
                     1.0,
                 ),
-                _crit(
+                criterion(
                     "et_silicon_rank",
                     "Silicon-anode ranks first",
                     "numeric_equality",
@@ -408,7 +396,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     1,
                     0.0,
                 ),
-                _crit(
+                criterion(
                     "et_accepted",
                     "Accepted claims after the update",
                     "numeric_equality",
@@ -416,7 +404,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     final.counts["accepted"],
                     0.0,
                 ),
-                _crit(
+                criterion(
                     "et_parity",
                     "Cost parity year",
                     "numeric_equality",
@@ -424,14 +412,14 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     sol.parity_year,
                     0.0,
                 ),
-                _crit(
+                criterion(
                     "et_decline",
                     "Sulfide cost decline per year",
                     "numeric_range",
                     "/summary/sulfide_cost_decline_pct/result",
                     [one_decimal(sol.ssb_fit.decline_pct - 0.5), one_decimal(sol.ssb_fit.decline_pct + 0.5)],
                 ),
-                _crit(
+                criterion(
                     "et_pack",
                     f"Pack premium at {figure(inputs.pack_kwh)} kWh",
                     "numeric_equality",
@@ -446,64 +434,64 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
             product_id="briefing",
             description="Board briefing: executive summary, landscape, chemistries, risks, recommendation and method.",
             verification_criteria=[
-                _crit("br_sections", "All sections present", "count_at_least", "/sections", 6),
-                _crit(
+                criterion("br_sections", "All sections present", "count_at_least", "/sections", 6),
+                criterion(
                     "br_exec_sulfide",
                     "Summary states the updated sulfide consensus",
                     "contains",
                     "/sections/0/text",
                     f"{figure(sulfide.grav_median)} Wh/kg",
                 ),
-                _crit(
+                criterion(
                     "br_exec_parity",
                     "Summary states the cost parity year",
                     "contains",
                     "/sections/0/text",
                     str(sol.parity_year),
                 ),
-                _crit(
+                criterion(
                     "br_exec_pack",
                     f"Summary uses the corrected {figure(inputs.pack_kwh)} kWh pack premium",
                     "contains",
                     "/sections/0/text",
                     usd(values["pack_extra_usd"]),
                 ),
-                _crit(
+                criterion(
                     "br_exec_no_retracted",
                     "Summary does not quote the retracted figure",
                     "not_contains",
                     "/sections/0/text",
                     f"{figure(sol.base.claim(RETRACTED_CLAIM_ID).grav)} Wh/kg",
                 ),
-                _crit(
+                criterion(
                     "br_exec_no_press",
                     "Summary does not quote Halden's press-release figure",
                     "not_contains",
                     "/sections/0/text",
                     f"{figure(sol.base.claim(HALDEN_CLAIM_ID).grav)} Wh/kg",
                 ),
-                _crit(
+                criterion(
                     "br_risks_retraction",
                     "Risks record the retraction",
                     "contains",
                     "/sections/3/text",
                     "retracted",
                 ),
-                _crit(
+                criterion(
                     "br_reco_silicon",
                     "Recommendation names silicon-anode for NX",
                     "contains",
                     "/sections/4/text",
                     "silicon-anode",
                 ),
-                _crit(
+                criterion(
                     "br_reco_gate",
                     "Recommendation gates the JDA on an independent density test",
                     "contains",
                     "/sections/4/text",
                     f"{figure(values['halden_gate_wh_kg'], 0)} Wh/kg",
                 ),
-                _crit(
+                criterion(
                     "br_method",
                     "Method section states the conflict threshold",
                     "contains",
@@ -517,12 +505,12 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
             product_id="energy_density_chart",
             description="Bar chart of consensus cell energy density, Wh/kg and Wh/L, six chemistries.",
             verification_criteria=[
-                _crit("ch_type", "Bar chart", "one_of", "/chart_type", ["bar"]),
-                _crit(
+                criterion("ch_type", "Bar chart", "one_of", "/chart_type", ["bar"]),
+                criterion(
                     "ch_categories", "All six chemistries", "count_at_least", "/categories", len(CHEMISTRIES)
                 ),
-                _crit("ch_series", "Gravimetric and volumetric series", "count_at_least", "/series", 2),
-                _crit(
+                criterion("ch_series", "Gravimetric and volumetric series", "count_at_least", "/series", 2),
+                criterion(
                     "ch_sulfide",
                     "Sulfide bar is the consensus, not the press release",
                     "numeric_equality",
@@ -530,7 +518,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     sulfide.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "ch_oxide",
                     "Oxide bar after the update",
                     "numeric_equality",
@@ -538,7 +526,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     oxide.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "ch_nmc",
                     "NMC811 reference bar",
                     "numeric_equality",
@@ -546,7 +534,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     nmc811.grav_median,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "ch_sulfide_vol",
                     "Sulfide volumetric bar",
                     "numeric_equality",
@@ -554,7 +542,7 @@ def deliverables(sol: Solution, contents: dict[str, Any]) -> list[ExpectedOutput
                     sulfide.vol_median,
                     0.5,
                 ),
-                _crit("ch_label", "Axis label carries units", "contains", "/y_label", "Wh/L"),
+                criterion("ch_label", "Axis label carries units", "contains", "/y_label", "Wh/L"),
             ],
         ),
     ]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._schema import CheckType, ExpectedOutput, ProductSpec, VerificationCriterion
+from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._schema import ExpectedOutput, ProductSpec, VerificationCriterion
 from modylbench.scenarios.builtin.hypertension.data import (
     ARMS,
     KPA_SITE,
@@ -269,11 +270,6 @@ def _equal(cid: str, description: str, path: str, value: float, tol: float) -> V
     )
 
 
-def _check(cid: str, description: str, kind: CheckType, path: str, value: Any) -> VerificationCriterion:
-    return VerificationCriterion(id=cid, description=description, check_type=kind, target_field=path,
-                                 expected_value=value)  # fmt: skip
-
-
 def _results_tables_checks(final: Results) -> list[VerificationCriterion | str]:
     # The imputation's estimate moves with its seed: a band, not a figure.
     mi_band = [round(final["mi_high_diff"] - 0.75, 2), round(final["mi_high_diff"] + 0.75, 2)]
@@ -282,7 +278,7 @@ def _results_tables_checks(final: Results) -> list[VerificationCriterion | str]:
                cell(final["high_diff"]), 2),
         _equal("rt_high_ci_low", "40 mg lower 95% limit", "/primary/high_vs_placebo/ci_low",
                cell(final["high_ci_low"]), 3),
-        _check("rt_high_p", "40 mg p below 0.001", "numeric_range", "/primary/high_vs_placebo/p_value", [0.0, 0.001]),
+        criterion("rt_high_p", "40 mg p below 0.001", "numeric_range", "/primary/high_vs_placebo/p_value", [0.0, 0.001]),
         _equal("rt_low_diff", "10 mg LS mean difference (mmHg)", "/primary/low_vs_placebo/difference",
                cell(final["low_diff"]), 3),
         _equal("rt_low_p", "10 mg two-sided p", "/primary/low_vs_placebo/p_value", p_cell(final["low_p"]), 5),
@@ -300,43 +296,43 @@ def _results_tables_checks(final: Results) -> list[VerificationCriterion | str]:
                cell(final["dbp_high_diff"]), 3),
         _equal("rt_locf_high", "LOCF 40 mg difference", "/sensitivity/locf/high_diff",
                cell(final["locf_high_diff"]), 3),
-        _check("rt_mi_high", "MI 40 mg difference (seed-dependent band)", "numeric_range",
+        criterion("rt_mi_high", "MI 40 mg difference (seed-dependent band)", "numeric_range",
                "/sensitivity/multiple_imputation/high_diff", mi_band),
-        _check("rt_subgroups", "Four pre-specified subgroups reported", "count_at_least", "/subgroups", 4),
-        _check("rt_subgroup_label", "Subgroups labelled exploratory", "contains", "/subgroups", "exploratory"),
+        criterion("rt_subgroups", "Four pre-specified subgroups reported", "count_at_least", "/subgroups", 4),
+        criterion("rt_subgroup_label", "Subgroups labelled exploratory", "contains", "/subgroups", "exploratory"),
     ]  # fmt: skip
 
 
 def _report_checks(final: Results) -> list[VerificationCriterion | str]:
     return [
-        _check("sr_sections", "Methods, primary, secondary, sensitivity, limitations, conclusion", "count_at_least",
+        criterion("sr_sections", "Methods, primary, secondary, sensitivity, limitations, conclusion", "count_at_least",
                "/sections", 6),
-        _check("sr_ancova", "Methods name the ANCOVA", "contains", "/sections", "ANCOVA"),
-        _check("sr_hochberg", "Multiplicity method stated", "contains", "/sections", "Hochberg"),
-        _check("sr_primary", "Primary 40 mg reduction stated", "contains", "/sections",
+        criterion("sr_ancova", "Methods name the ANCOVA", "contains", "/sections", "ANCOVA"),
+        criterion("sr_hochberg", "Multiplicity method stated", "contains", "/sections", "Hochberg"),
+        criterion("sr_primary", "Primary 40 mg reduction stated", "contains", "/sections",
                f"{mm(final['high_diff'])} mmHg"),
-        _check("sr_ci", "40 mg CI limit stated", "contains", "/sections", mm(final["high_ci_low"])),
-        _check("sr_low_p", "10 mg adjusted p stated", "contains", "/sections", pv(final["low_p_hochberg"])),
-        _check("sr_kpa", "Unit conversion documented", "contains", "/sections", "kPa"),
-        _check("sr_exploratory", "Subgroups called exploratory", "contains", "/sections", "exploratory"),
-        _check("sr_no_proof", "No claim of proof", "not_contains", "/sections", "proves"),
-        _check("sr_title", "Report has a title", "present", "/title", None),
+        criterion("sr_ci", "40 mg CI limit stated", "contains", "/sections", mm(final["high_ci_low"])),
+        criterion("sr_low_p", "10 mg adjusted p stated", "contains", "/sections", pv(final["low_p_hochberg"])),
+        criterion("sr_kpa", "Unit conversion documented", "contains", "/sections", "kPa"),
+        criterion("sr_exploratory", "Subgroups called exploratory", "contains", "/sections", "exploratory"),
+        criterion("sr_no_proof", "No claim of proof", "not_contains", "/sections", "proves"),
+        criterion("sr_title", "Report has a title", "present", "/title", None),
     ]  # fmt: skip
 
 
 def _chart_checks(final: Results) -> list[VerificationCriterion | str]:
     week12, course = week12_bars(final), time_course(final)
     return [
-        _check("ch_type", "Time course drawn as lines", "one_of", "/chart_type", ["line"]),
-        _check("ch_series", "One series per arm", "count_at_least", "/series", 3),
-        _check("ch_categories", "Weeks 0, 4, 8, 12", "count_at_least", "/categories", 4),
+        criterion("ch_type", "Time course drawn as lines", "one_of", "/chart_type", ["line"]),
+        criterion("ch_series", "One series per arm", "count_at_least", "/series", 3),
+        criterion("ch_categories", "Weeks 0, 4, 8, 12", "count_at_least", "/categories", 4),
         _equal("ch_high_w12", "40 mg mean change at week 12", "/series/2/values/3", week12["high_dose"], 2),
         _equal(
             "ch_placebo_w12", "Placebo mean change at week 12", "/series/0/values/3", week12["placebo"], 3
         ),
         _equal("ch_high_w4", "40 mg mean change at week 4", "/series/2/values/1", course["high_dose"][1], 3),
-        _check("ch_units", "Axis in mmHg", "contains", "/y_label", "mmHg"),
-        _check("ch_unadjusted", "Title says the means are unadjusted", "contains", "/title", "unadjusted"),
+        criterion("ch_units", "Axis in mmHg", "contains", "/y_label", "mmHg"),
+        criterion("ch_unadjusted", "Title says the means are unadjusted", "contains", "/title", "unadjusted"),
     ]
 
 

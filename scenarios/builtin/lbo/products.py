@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._schema import CheckType, ExpectedOutput, VerificationCriterion
+from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._schema import ExpectedOutput, VerificationCriterion
 
 from .data import FINANCIALS_FILE, TERM_SHEET_FILE, YEARS, DealInputs, DealTerms, OperatingCase
 from .solver import CaseResult, LboSolution
@@ -204,19 +205,6 @@ MEMO_SKELETON: dict[str, Any] = {
     "title": "CloudSync: Investment Committee Memo (Fund IV)",
     "sections": [{"title": t, "text": ""} for t in MEMO_SECTIONS],
 }
-
-
-def criterion(
-    cid: str, description: str, check: CheckType, target: str, expected: Any, tol: float = 0.5
-) -> VerificationCriterion:
-    return VerificationCriterion(
-        id=cid,
-        description=description,
-        check_type=check,
-        target_field=target,
-        expected_value=expected,
-        tolerance_pct=tol,
-    )
 
 
 def expected_outputs(sol: LboSolution) -> list[ExpectedOutput]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from modylbench.scenarios._kit import criterion
 from modylbench.scenarios._schema import VerificationCriterion
 
 from .data import TRANSITIONS, WEEKS
@@ -52,18 +53,6 @@ def sql_row(d: dict[str, float]) -> dict[str, Any]:
 def criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
     """Programmatic checks of each product, with expected values from the solution."""
     truth, sql_opp, sql_proposal = sol.value_of, sol.segment_sql_opp, sol.segment_sql_proposal
-
-    def criterion(
-        cid: str, desc: str, check: str, target: str, expected: Any, tol: float = 0.5
-    ) -> VerificationCriterion:
-        return VerificationCriterion(
-            id=cid,
-            description=desc,
-            check_type=check,  # type: ignore[arg-type]
-            target_field=target,
-            expected_value=expected,
-            tolerance_pct=tol,
-        )
 
     w30, w31 = WEEKS.index(30), WEEKS.index(31)
     return {

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._schema import ExpectedOutput, ProductSpec, VerificationCriterion
+from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
 from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.supply_chain.data import Inputs, Network
 from modylbench.scenarios.builtin.supply_chain.solver import TOL, GreedyResult, LPResult, utilisation
@@ -88,19 +89,6 @@ def flow_row(net: Network, lane: tuple[str, str], cases: float) -> dict[str, Any
     }
 
 
-def _crit(
-    cid: str, desc: str, check: str, target: str, expected: Any, tol: float = 0.5
-) -> VerificationCriterion:
-    return VerificationCriterion(
-        id=cid,
-        description=desc,
-        check_type=check,  # type: ignore[arg-type]
-        target_field=target,
-        expected_value=expected,  # type: ignore[arg-type]
-        tolerance_pct=tol,
-    )
-
-
 def memo_skeleton() -> dict[str, Any]:
     """The memo as Marisol drops it into the doc: her section titles, no text."""
     return {
@@ -155,7 +143,7 @@ def deliverables(
             description="Distribution plan: inputs, lane flows, plant and DC utilisation with shadow prices, and a "
             "cost summary across baseline, Columbus cut and peak promo.",
             verification_criteria=[
-                _crit(
+                criterion(
                     "sc_plan_por_cost",
                     "Plan-of-record (Columbus cut) landed cost",
                     "numeric_equality",
@@ -163,7 +151,7 @@ def deliverables(
                     cut.cost,
                     0.1,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_base_cost",
                     "Baseline optimal landed cost at the contract Dallas rate",
                     "numeric_equality",
@@ -171,7 +159,7 @@ def deliverables(
                     base.cost,
                     0.1,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_savings",
                     "Savings vs cheapest-lane-first, Columbus-cut case",
                     "numeric_equality",
@@ -179,7 +167,7 @@ def deliverables(
                     cgreedy.cost - cut.cost,
                     1.0,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_short",
                     "Peak-case shortfall",
                     "numeric_equality",
@@ -187,7 +175,7 @@ def deliverables(
                     shortfall,
                     1.0,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_jol_abe",
                     "Joliet → Allentown flow in the plan of record",
                     "numeric_equality",
@@ -195,7 +183,7 @@ def deliverables(
                     cut.flows[("JOL", "ABE")],
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_cmh_dual",
                     "Columbus shadow price in the plan of record",
                     "numeric_equality",
@@ -203,7 +191,7 @@ def deliverables(
                     round(cut.dc_dual["CMH"], 2),
                     2.0,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_dal_rate",
                     "Dallas handling at the contract rate",
                     "numeric_equality",
@@ -211,14 +199,14 @@ def deliverables(
                     inputs.dallas_contract_handling,
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "sc_plan_dal_util",
                     "Dallas full in the plan of record",
                     "numeric_range",
                     "/dcs/DAL/utilisation_pct",
                     [99.5, 100.5],
                 ),
-                _crit(
+                criterion(
                     "sc_plan_flows",
                     "Every used lane listed",
                     "count_at_least",
@@ -233,49 +221,49 @@ def deliverables(
             description="Optimisation memo: problem, model, plan of record, comparison with the current method, "
             "sensitivities, Columbus scenario, peak-promo risk and recommendation, with an honest exec summary.",
             verification_criteria=[
-                _crit(
+                criterion(
                     "sc_memo_sections",
                     "All nine sections present",
                     "count_at_least",
                     "/sections",
                     len(MEMO_SECTIONS),
                 ),
-                _crit(
+                criterion(
                     "sc_memo_exec_short",
                     "Executive summary states the peak shortfall",
                     "contains",
                     "/sections/0/text",
                     figure(shortfall),
                 ),
-                _crit(
+                criterion(
                     "sc_memo_exec_por",
                     "Executive summary states the plan-of-record cost",
                     "contains",
                     "/sections/0/text",
                     usd(cut.cost),
                 ),
-                _crit(
+                criterion(
                     "sc_memo_model",
                     "Model section names the method",
                     "contains",
                     "/sections/2/text",
                     "linear program",
                 ),
-                _crit(
+                criterion(
                     "sc_memo_sens",
                     "Sensitivities give the Columbus shadow price",
                     "contains",
                     "/sections/5/text",
                     rate(cut.dc_dual["CMH"]),
                 ),
-                _crit(
+                criterion(
                     "sc_memo_risk",
                     "Risk section states the lost-sale penalty",
                     "contains",
                     "/sections/7/text",
                     usd(peak.penalty_cost),
                 ),
-                _crit("sc_memo_reco", "Recommendation written", "present", "/sections/8/text", None),
+                criterion("sc_memo_reco", "Recommendation written", "present", "/sections/8/text", None),
             ],
         ),
         ExpectedOutput(
@@ -283,16 +271,16 @@ def deliverables(
             product_id=CHART,
             description="Utilisation by facility (plants and DCs) for baseline, Columbus cut and peak promo.",
             verification_criteria=[
-                _crit("sc_chart_type", "A bar chart", "one_of", "/chart_type", ["bar", "stacked_bar"]),
-                _crit("sc_chart_series", "Three cases shown", "count_at_least", "/series", 3),
-                _crit(
+                criterion("sc_chart_type", "A bar chart", "one_of", "/chart_type", ["bar", "stacked_bar"]),
+                criterion("sc_chart_series", "Three cases shown", "count_at_least", "/series", 3),
+                criterion(
                     "sc_chart_cats",
                     "All seven facilities",
                     "count_at_least",
                     "/categories",
                     len(net.plants) + len(net.dcs),
                 ),
-                _crit(
+                criterion(
                     "sc_chart_stk_base",
                     "Stockton baseline utilisation",
                     "numeric_equality",
@@ -300,7 +288,7 @@ def deliverables(
                     utilisation(base.dc_throughput["STK"], net.dc("STK").capacity),
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "sc_chart_abe_cut",
                     "Allentown utilisation in the plan of record",
                     "numeric_equality",
@@ -308,14 +296,14 @@ def deliverables(
                     utilisation(cut.dc_throughput["ABE"], cut_net.dc("ABE").capacity),
                     0.5,
                 ),
-                _crit(
+                criterion(
                     "sc_chart_cmh_cut",
                     "Columbus full after the cut",
                     "numeric_range",
                     "/series/1/values/5",
                     [cut_u_cmh - 0.5, cut_u_cmh + 0.5],
                 ),
-                _crit(
+                criterion(
                     "sc_chart_stk_peak",
                     "Stockton peak utilisation",
                     "numeric_equality",

@@ -7,7 +7,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from modylbench.scenarios._schema import ExpectedOutput, ProductSpec, VerificationCriterion
+from modylbench.scenarios._kit import criterion as kit_criterion
+from modylbench.scenarios._schema import CheckType, ExpectedOutput, ProductSpec, VerificationCriterion
 from modylbench.scenarios.builtin.telehealth.data import CRITERIA, Market, key
 from modylbench.scenarios.builtin.telehealth.solver import Figures, Projection, Solution
 from modylbench.scenarios.builtin.telehealth.wording import cell
@@ -22,17 +23,10 @@ CRITERION_TOLERANCE_PCT = 1.0
 """Relative tolerance of this scenario's numeric product checks, in %."""
 
 
-def criterion(cid: str, description: str, check: str, target: str, expected: Any = None,
+def criterion(cid: str, description: str, check: CheckType, target: str, expected: Any = None,
               tol: float = CRITERION_TOLERANCE_PCT) -> VerificationCriterion:  # fmt: skip
-    """One programmatic check of a product: ``check`` of the value at ``target`` against ``expected``."""
-    return VerificationCriterion(
-        id=cid,
-        description=description,
-        check_type=check,  # type: ignore[arg-type]
-        target_field=target,
-        expected_value=expected,
-        tolerance_pct=tol,
-    )
+    """The kit's check at this scenario's default tolerance (its figures are said to 1 %)."""
+    return kit_criterion(cid, description, check, target, expected, tol)
 
 
 # ----------------------------------------------------------------------------- rows, charts, sections
