@@ -1,0 +1,62 @@
+"""The silence fast path (channels/_audio.py): digital silence is known without numpy, and nothing else is
+taken for it, so voice detection decides exactly as the level computation would."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import numpy as np
+
+from modylbench.channels._audio import (
+    SILENCE,
+    AudioSource,
+    VoiceActivity,
+    fallback_speech,
+    frame_dbfs,
+    frames_of,
+    is_digital_silence,
+)
+
+
+def _numpy_dbfs(pcm: bytes) -> float:
+    a = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+    rms = float(np.sqrt(np.mean(a * a))) if a.size else 0.0
+    return 20 * math.log10(rms / 32768.0) if rms > 0 else -math.inf
+
+
+def test_only_all_zero_samples_are_digital_silence() -> None:
+    assert is_digital_silence(SILENCE) and is_digital_silence(bytes(len(SILENCE)))
+    assert is_digital_silence(bytes(10)) and is_digital_silence(b"")
+    one = bytearray(SILENCE)
+    one[-1] = 1  # the high byte of the last sample
+    assert not is_digital_silence(bytes(one))
+    assert not is_digital_silence(b"\x00" * 9 + b"\x01")
+    assert frame_dbfs(SILENCE) == -math.inf and frame_dbfs(bytes(one)) > -math.inf
+
+
+def test_levels_and_voice_decisions_match_the_numpy_path() -> None:
+    speech = fallback_speech("the margin is eleven point two percent")
+    frames = [SILENCE] * 20 + frames_of(speech) + [SILENCE] * 30
+    quiet = np.zeros(960, dtype="<i2")
+    quiet[5] = 3  # a near-silent frame that is not digital silence
+    frames.insert(10, quiet.tobytes())
+    for f in frames:
+        assert math.isclose(frame_dbfs(f), _numpy_dbfs(f), abs_tol=1e-3) or frame_dbfs(f) == _numpy_dbfs(f)
+    vad = VoiceActivity()
+    got = [ev for i, f in enumerate(frames) for ev in vad.push(i * 0.02, f)]
+    assert got and got[0][0] == "onset" and got[-1][0] == "offset"
+    assert got[0][1] >= 20 * 0.02  # no onset in the leading silence
+
+
+def test_an_idle_source_hands_out_the_shared_silent_frame() -> None:
+    async def main() -> None:
+        src = AudioSource()
+        assert src.next_frame(0.0) is SILENCE
+        pb = src.play(b"\x01\x00" * 100)  # shorter than a frame: padded with silence
+        frame = src.next_frame(0.02)
+        assert len(frame) == len(SILENCE) and frame is not SILENCE and not is_digital_silence(frame)
+        assert await pb.ended == 0.02 + 100 / 48_000
+        assert src.next_frame(0.04) is SILENCE
+
+    asyncio.run(main())
