@@ -1,7 +1,9 @@
 """Session-record types and storage: typed events, the hash-chained record, the responses shape."""
 
+from modylbench.record._derive import derive_responses, rebuild_doc
 from modylbench.record._doc import MAX_NESTING, new_product, products_json, products_root, to_yjs
 from modylbench.record._events import (
+    EVENT_ADAPTER,
     TERMINATION_REASONS,
     AgentDone,
     AgentSpeech,
@@ -45,5 +47,5 @@ __all__ = [
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
-    "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",
+    "EVENT_ADAPTER", "derive_responses", "rebuild_doc", "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",
 ]

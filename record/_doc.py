@@ -16,7 +16,7 @@ from typing import Any
 from pycrdt import Array, Doc, Map
 
 from modylbench.record._responses import Mutation
-from modylbench.scenarios._pointer import make_pointer
+from modylbench.scenarios import make_pointer
 
 logger = logging.getLogger(__name__)
 

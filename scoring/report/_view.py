@@ -24,9 +24,9 @@ from modylbench.record import (
     SessionStart,
     TurnEnd,
     TurnStart,
+    derive_responses,
     read_record,
 )
-from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario
 from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS
 from modylbench.scoring._models import ScenarioScore, Scorecard
