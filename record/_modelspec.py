@@ -33,11 +33,11 @@ class ModelSpec:
         head, at, base = spec.partition("@")
         provider, slash, model = head.partition("/")
         if not provider:
-            raise ModelSpecError(f"model spec {spec!r}: no provider (use PROVIDER[/MODEL][@BASE_URL])")
+            raise ModelSpecError(f"{spec!r}: no provider (use PROVIDER[/MODEL][@BASE_URL])")
         if slash and not model:
-            raise ModelSpecError(f"model spec {spec!r}: no model name after {provider}/")
+            raise ModelSpecError(f"{spec!r}: no model name after {provider}/")
         if at and not base:
-            raise ModelSpecError(f"model spec {spec!r}: no base URL after @")
+            raise ModelSpecError(f"{spec!r}: no base URL after @")
         return cls(provider, model or None, base or None)
 
     def __str__(self) -> str:

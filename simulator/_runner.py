@@ -22,7 +22,7 @@ from modylbench.agents._client import join, join_inprocess
 from modylbench.agents._reference import BuiltinAgent, make_agent
 from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.channels._clock import Clock
-from modylbench.personas import SpeechEngine, default_cache_dir, make_engine
+from modylbench.personas import SpeechEngine, SpeechError, default_cache_dir, make_engine
 from modylbench.record import ModelSpecError, SessionFolder, SessionLock, SessionStart, read_record
 from modylbench.record._derive import derive_responses
 from modylbench.scenarios import Scenario
@@ -82,8 +82,11 @@ def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEn
     voice = getattr(getattr(persona_cfg, "voice", None), "engine_voice", None) if speech == "espeak" else None
     wpm = getattr(getattr(persona_cfg, "voice", None), "words_per_minute", 175)
     cache = default_cache_dir()
-    persona = make_engine(speech, voice, wpm, cache_dir=cache)
-    agent = make_engine("espeak", AGENT_VOICE, 185, cache_dir=cache)
+    try:
+        persona = make_engine(speech, voice, wpm, cache_dir=cache)
+        agent = make_engine("espeak", AGENT_VOICE, 185, cache_dir=cache)
+    except SpeechError as exc:  # a bad --speech spec, or no engine installed: the user can fix either
+        raise UserError(f"--speech: {exc}") from None
     return persona, agent
 
 
@@ -91,7 +94,7 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     try:
         return make_agent(spec.agent, spec.scenario)
     except ModelSpecError as exc:
-        raise UserError(f"--agent: {exc}") from None
+        raise UserError(f"--agent {exc}") from None
     except KeyError:
         from modylbench.agents._reference import AGENTS
 
