@@ -36,9 +36,11 @@ _OPTIONAL = {
 def _module_exists(target: str) -> bool:
     import importlib.util
 
-    mod = target.split(":", 1)[0]
+    # What an install may lack is the sub-package; finding a module inside it would import the package
+    # (all of scoring, say), and listing the commands must stay light.
+    package = target.split(":", 1)[0].rsplit(".", 1)[0]
     try:
-        return importlib.util.find_spec(mod) is not None
+        return importlib.util.find_spec(package) is not None
     except ModuleNotFoundError:
         return False
 
