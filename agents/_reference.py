@@ -27,8 +27,7 @@ from modylbench.channels import (
     TurnStarted,
 )
 from modylbench.record import ModelSpec
-from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer
-from modylbench.scenarios._products import mutation_value
+from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer, mutation_value
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from modylbench.scenarios._pointer import (
     resolve,
     set_at,
 )
-from modylbench.scenarios._products import apply_mutation, apply_mutations
+from modylbench.scenarios._products import apply_mutation, apply_mutations, mutation_value
 from modylbench.scenarios._public import merge_extensions, persona_text, to_public
 from modylbench.scenarios._schema import (
     CHANNELS,
@@ -74,6 +74,6 @@ __all__ = [
     "text_credit", "text_of", "text_words", "unit_family", "value_credit",
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",
     "apply_mutation", "apply_mutations", "delete_at", "as_number", "builtin_ids", "cell_value", "load_builtin",
-    "load_file", "load_path", "make_pointer", "merge_extensions", "numbers_close", "parse_pointer",
+    "load_file", "load_path", "make_pointer", "mutation_value", "merge_extensions", "numbers_close", "parse_pointer",
     "parse_scenario", "persona_text", "resolve", "resolve_scenarios", "run_check", "set_at", "to_public",
 ]

@@ -144,7 +144,7 @@ def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -
 # name -> (module, attribute, kind): kind "model" has .model_json_schema(); "adapter" is a TypeAdapter.
 SCHEMAS: dict[str, tuple[str, str, str]] = {
     "scenario": ("modylbench.scenarios", "Scenario", "model"),
-    "record": ("modylbench.record._events", "EVENT_ADAPTER", "adapter"),
+    "record": ("modylbench.record", "EVENT_ADAPTER", "adapter"),
     "responses": ("modylbench.record", "ScenarioResponses", "model"),
     "scorecard": ("modylbench.scoring", "Scorecard", "model"),
 }

@@ -100,8 +100,7 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
                  linger: float, seed: int = 0) -> None:
-    from modylbench.channels import LinkOptions, SignalingServer, WallClock
-    from modylbench.channels._web import WebServer
+    from modylbench.channels import LinkOptions, SignalingServer, WallClock, WebServer
     from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
 

@@ -18,13 +18,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from modylbench.agents._client import join, join_inprocess
-from modylbench.agents._reference import BuiltinAgent, make_agent
-from modylbench.channels import InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
-from modylbench.channels._clock import Clock
+from modylbench.agents import AGENTS, BuiltinAgent, join, join_inprocess, make_agent
+from modylbench.channels import Clock, InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.personas import SpeechEngine, SpeechError, default_cache_dir, make_engine
-from modylbench.record import ModelSpecError, SessionFolder, SessionLock, SessionStart, read_record
-from modylbench.record._derive import derive_responses
+from modylbench.record import (
+    ModelSpecError,
+    SessionFolder,
+    SessionLock,
+    SessionStart,
+    derive_responses,
+    read_record,
+)
 from modylbench.scenarios import Scenario
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
@@ -96,8 +100,6 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     except ModelSpecError as exc:
         raise UserError(f"--agent {exc}") from None
     except KeyError:
-        from modylbench.agents._reference import AGENTS
-
         raise UserError(f"unknown agent {spec.agent!r}; built-in agents: {', '.join(sorted(AGENTS))} "
                         "(or llm/MODEL[@BASE_URL])") from None
 
@@ -184,7 +186,7 @@ def _warm_worker(barrier: Any, parent: int) -> None:
     import aiortc  # noqa: F401
     import av  # noqa: F401
 
-    import modylbench.agents._reference  # noqa: F401
+    import modylbench.agents  # noqa: F401
     import modylbench.personas  # noqa: F401
 
     try:

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from modylbench.channels import (
+    SYNC_UPDATE,
     AgentAudio,
     AgentChat,
     AgentDisconnected,
@@ -36,10 +37,12 @@ from modylbench.channels import (
     AgentSpeechOnset,
     AgentTranscript,
     Clock,
+    DocMessageError,
     MeetingLink,
     ProtocolFault,
+    SharedDocument,
+    sync_message,
 )
-from modylbench.channels._shareddoc import SYNC_UPDATE, DocMessageError, SharedDocument, sync_message
 from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
 from modylbench.record import (
     AgentDone,
