@@ -1,4 +1,4 @@
-"""Typed events of a session record (DESIGN.md): one pydantic model per event, discriminated by ``event``."""
+"""Typed events of a session record (docs/architecture.md): one pydantic model per event, discriminated by ``event``."""
 
 from __future__ import annotations
 
