@@ -271,7 +271,7 @@ class MeetingOptions:
     """Called with the meeting's shared document once it exists (extra participants, e.g. y-websocket)."""
 
 
-class _Pump:
+class AgentEventRecorder:
     """Consumes the agent's events: records them and keeps ``AgentActivity`` current."""
 
     def __init__(self, link: MeetingLink, rec: SessionRecorder, doc: SharedDocument, act: AgentActivity):
@@ -423,7 +423,7 @@ async def run_meeting(
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
                               on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)))
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
-    pump = _Pump(link, rec, doc, act)
+    pump = AgentEventRecorder(link, rec, doc, act)
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
@@ -502,7 +502,7 @@ async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
 
 
 def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], reason: str, detail: str,
-            played: int, pump: _Pump) -> MeetingResult:
+            played: int, pump: AgentEventRecorder) -> MeetingResult:
     pump.flush_transcripts()
     rec.snapshot()
     if rec.doc is not None:
