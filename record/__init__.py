@@ -7,6 +7,8 @@ from modylbench.record._events import (
     TERMINATION_REASONS,
     AgentDone,
     AgentSpeech,
+    AgentSpeechRecognised,
+    AgentSpeechUnrecognised,
     Attachment,
     ChatMessage,
     Disconnect,
@@ -42,7 +44,7 @@ from modylbench.record._store import (
 from modylbench.record._version import package_version
 
 __all__ = [
-    "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "Attachment", "ChatMessage", "Disconnect",
+    "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",

@@ -110,6 +110,26 @@ class AgentSpeech(_Event):
     audio: Attachment | None = Field(default=None, description="The received audio of the segment (WAV).")
 
 
+class AgentSpeechRecognised(_Event):
+    """What speech recognition heard in one agent speech segment (``--asr``; docs/scoring.md)."""
+
+    event: Literal["agent_speech_recognised"] = "agent_speech_recognised"
+    segment: int = Field(ge=0, description="The segment: 0 for the record's first agent_speech event, 1 for the next...")
+    audio_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the segment's audio that was recognised.")
+    text: str = Field(description="The recognised text.")
+    model: str = Field(description="The recogniser, as given to --asr (openai/MODEL[@BASE_URL]).")
+
+
+class AgentSpeechUnrecognised(_Event):
+    """A segment speech recognition could not hear (server down, slow, 429, garbage): the reason, never a guess."""
+
+    event: Literal["agent_speech_unrecognised"] = "agent_speech_unrecognised"
+    segment: int = Field(ge=0, description="The segment: 0 for the record's first agent_speech event, 1 for the next...")
+    audio_sha256: str | None = Field(default=None, description="SHA-256 of the segment's audio, when it had any.")
+    model: str = Field(description="The recogniser, as given to --asr.")
+    reason: str = Field(description="Why nothing was recognised (after the judge's retries).")
+
+
 class ChatMessage(_Event):
     """A chat message on the chat data channel."""
 
@@ -220,6 +240,8 @@ Event = Annotated[
     | TurnStart
     | PersonaUtterance
     | AgentSpeech
+    | AgentSpeechRecognised
+    | AgentSpeechUnrecognised
     | ChatMessage
     | FileTransfer
     | ScreenFrame

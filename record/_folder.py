@@ -2,7 +2,7 @@
 
 A session folder holds ``record.jsonl`` (the hash-chained record), ``attachments/<sha256>``,
 ``session.lock``, ``manifest.json``, ``recording.wav``, ``responses.jsonl``, ``scorecard.json`` and
-``report.html``. The folder a sweep writes (``OUT/``) uses the same scorecard and report names.
+``report.html``, and ``recognition.jsonl`` when ``replay --asr`` recognised speech after the meeting. The folder a sweep writes (``OUT/``) uses the same scorecard and report names.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ class SessionFolder:
     SCORECARD_FILE = "scorecard.json"
     REPLAY_SCORECARD_FILE = "replay-scorecard.json"
     REPORT_FILE = "report.html"
+    RECOGNITION_FILE = "recognition.jsonl"
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
@@ -86,6 +87,11 @@ class SessionFolder:
     def report(self) -> Path:
         """The HTML report."""
         return self.path / self.REPORT_FILE
+
+    @property
+    def recognition(self) -> Path:
+        """Speech recognition added after the meeting (``replay --asr``): the sealed record stays as it was."""
+        return self.path / self.RECOGNITION_FILE
 
     def has_record(self) -> bool:
         """Whether the folder holds a session record."""
