@@ -31,15 +31,16 @@ def check_judges(panel: list[str]) -> None:
         raise UserError(str(exc)) from None
 
 
-def write_report(card: Any, folder: Path) -> None:
-    """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product)."""
+def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None) -> None:
+    """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product).
+    ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone)."""
     try:
         from modylbench.scoring import write_report as write_html
     except ImportError:
         return
     files = SessionFolder(folder)
     try:
-        write_html([card], files.report, sessions=[folder] if files.has_record() else [])
+        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios)
     except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
         logger.exception("could not write the report")
 

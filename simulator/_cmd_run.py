@@ -219,7 +219,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
             continue
         with owning(spec.folder):
             card = score_session(spec.folder, scenarios, panel)
-            write_report(card, spec.folder)
+            write_report(card, spec.folder, scenarios)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
             resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
@@ -234,7 +234,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     # The sweep's folder holds the aggregate under the same names a session folder uses.
     files = SessionFolder(out)
     write_scorecard(total, files.scorecard)
-    write_report(total, out)
+    write_report(total, out, scenarios)
     console = Console(stderr=False, width=None if sys.stdout.isatty() else 160)
     print_summary(total, console)
     click.echo(f"scorecard: {files.scorecard}")
@@ -299,6 +299,6 @@ def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output
         same = json.loads(original.read_text()) == json.loads(target.read_text())
         click.echo("matches the scorecard the run wrote" if same else
                    "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)
-    write_report(card, target.parent if output else folder)
+    write_report(card, target.parent if output else folder, scenarios)
     if card.incomplete:
         sys.exit(INCOMPLETE_EXIT)

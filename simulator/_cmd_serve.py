@@ -68,7 +68,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:
     card = score_and_print(folder, scenarios, panel)
-    write_report(card, folder)
+    write_report(card, folder, scenarios)
     return card
 
 
