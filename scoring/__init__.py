@@ -22,7 +22,7 @@ from modylbench.scoring._models import (
     Verdict,
 )
 from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
-from modylbench.scoring._offline import OfflineJudge
+from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
 from modylbench.scoring._scorecard import score, score_async
 from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
@@ -36,6 +36,7 @@ __all__ = [
     "TURN_DIMENSIONS",
     "TURN_WEIGHTS",
     "CheckOutcome",
+    "FactEvidence",
     "Judge",
     "JudgeSpecError",
     "ModelAggregate",
@@ -52,6 +53,7 @@ __all__ = [
     "build_report",
     "classify_mutations",
     "compute_metrics",
+    "facts_stated",
     "consensus",
     "make_judges",
     "pass_hat_k",

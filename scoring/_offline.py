@@ -11,11 +11,14 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
+from modylbench.record import TurnResponse
 from modylbench.scenarios import (
     MISSING,
     Aligner,
+    ExpectedFact,
     Scenario,
     apply_mutations,
     leaves,
@@ -327,6 +330,68 @@ def _near(a: Quantity, b: Quantity) -> bool:
     return 1 / 3 <= x / y <= 3
 
 
+@dataclass(frozen=True)
+class FactEvidence:
+    """Whether one turn stated one of its expected facts, by the offline judge's reading."""
+
+    fact: ExpectedFact
+    """The expected fact (id, description, value, unit, tolerance, keywords)."""
+    stated: bool
+    """The agent's own words (speech and chat, copied spans and judge-directed text removed) state it."""
+    hedged: bool = False
+    """Stated only with a hedge ("maybe 24.6%"): half credit."""
+    given: bool = False
+    """A figure the persona or the brief had already said in this turn: worth half."""
+
+    @property
+    def numeric(self) -> bool:
+        """A figure (compared within tolerance) rather than words."""
+        return isinstance(self.fact.value, int | float) and not isinstance(self.fact.value, bool)
+
+
+class _Reading:
+    """One turn's words as the offline judge reads them: figures in words made digits, judge-directed
+    text and spans copied from the meeting removed, the claims found."""
+
+    def __init__(self, st: _ScenarioText, turn_index: int, said: str):
+        self.st, self.turn_index = st, turn_index
+        # Figures said in words count as figures ("twenty-four point six percent").
+        self.cleaned, self.injected = strip_injection(spoken_to_digits(said))
+        self.kept, self.copied = mask_copied(self.cleaned, st.corpora)
+        self.tnorm = normal_text(self.kept)
+        self.claims = _Claims(self.kept, st.known, st.known_for(turn_index))
+
+    def facts(self, expected: list[ExpectedFact]) -> list[FactEvidence]:
+        """Each expected fact: stated, hedged, given."""
+        st, claims = self.st, self.claims
+        given_qs = st.turn_given[self.turn_index] if self.turn_index < len(st.turn_given) else []
+        out = []
+        for f in expected:
+            numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
+            given = numeric and any(number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs)
+            if numeric:
+                fq, hedged = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
+                stated = fact_stated(f, self.tnorm, fq)
+            elif fact_stated(f, claims.firm_text, []):
+                stated, hedged = True, False
+            else:
+                stated = hedged = fact_stated(f, self.tnorm, [])
+            out.append(FactEvidence(fact=f, stated=stated, hedged=stated and hedged, given=given))
+        return out
+
+
+def facts_stated(scenario: Scenario, turn_index: int, response: TurnResponse | None) -> list[FactEvidence]:
+    """Which of a turn's expected facts the agent's response stated, read exactly as the offline judge
+    reads them for context_accuracy (its speech and chat together); one entry per expected fact."""
+    turn = next((t for t in scenario.turns if t.turn_index == turn_index), None)
+    if turn is None:
+        raise IndexError(f"scenario {scenario.scenario_id!r} has no turn {turn_index}")
+    said = "" if response is None else "\n".join([response.agent_response, *response.chat_messages])
+    if not said.strip():
+        return [FactEvidence(fact=f, stated=False) for f in turn.expected_facts]
+    return _Reading(OfflineJudge()._text(scenario), turn_index, said).facts(turn.expected_facts)
+
+
 # What the agent could copy and which figures a scenario knows take a while to work out; they are
 # kept per scenario object for the process (scenarios are not changed once built).
 _TEXTS: dict[int, tuple[Scenario, _ScenarioText]] = {}
@@ -374,16 +439,13 @@ class OfflineJudge(Judge):
             return Verdict(judge=self.name, dimensions=dims, rationale="no response", flags=["no_response"])
         st = self._text(item.scenario)
         flags: list[str] = []
-        # Figures said in words count as figures ("twenty-four point six percent").
-        cleaned, injected = strip_injection(spoken_to_digits(said))
-        if injected:
+        rd = _Reading(st, turn.turn_index, said)
+        cleaned, kept, tnorm, claims = rd.cleaned, rd.kept, rd.tnorm, rd.claims
+        if rd.injected:
             flags.append("prompt_injection")
-        kept, copied = mask_copied(cleaned, st.corpora)
-        if copied >= 0.5 and len(words(cleaned)) >= 5:
+        if rd.copied >= 0.5 and len(words(cleaned)) >= 5:
             flags.append("parroting")
         norm = normalise(kept)
-        tnorm = normal_text(kept)
-        claims = _Claims(kept, st.known, st.known_for(turn.turn_index))
         qs = claims.quantities
         notes = []
 
@@ -397,29 +459,16 @@ class OfflineJudge(Judge):
             flags.append("keyword_stuffing")
             notes.append(f"talking points of the whole meeting in one turn: {breadth:.0%}")
         if turn.expected_facts:
-            given_qs = st.turn_given[turn.turn_index] if turn.turn_index < len(st.turn_given) else []
             total = got = 0.0
             n_got = n_hedged = 0
-            for f in turn.expected_facts:
-                numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
-                given = numeric and any(
-                    number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs
-                )
-                w = GIVEN_FACT_WEIGHT if given else 1.0
+            for ev in rd.facts(turn.expected_facts):
+                w = GIVEN_FACT_WEIGHT if ev.given else 1.0
                 total += w
-                if numeric:
-                    fq, hedged = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
-                    if fact_stated(f, tnorm, fq):
-                        got += w * (HEDGED_FACT_CREDIT if hedged else 1.0)
-                        n_got += 1
-                        n_hedged += hedged
-                elif fact_stated(f, claims.firm_text, []):
-                    got += w * words_factor
+                if ev.stated:
+                    # Talking points recited with the whole meeting's list lose credit; figures do not.
+                    got += w * (HEDGED_FACT_CREDIT if ev.hedged else 1.0) * (1.0 if ev.numeric else words_factor)
                     n_got += 1
-                elif fact_stated(f, tnorm, []):
-                    got += w * HEDGED_FACT_CREDIT * words_factor
-                    n_got += 1
-                    n_hedged += 1
+                    n_hedged += ev.hedged
             fact_frac = got / total * precision
             notes.append(f"facts {n_got}/{len(turn.expected_facts)}")
             if n_hedged:
