@@ -3,9 +3,11 @@
 from modylbench.record._derive import derive_responses, rebuild_doc
 from modylbench.record._doc import MAX_NESTING, new_product, products_json, products_root, to_yjs
 from modylbench.record._events import (
+    AGENT_ERROR_KINDS,
     EVENT_ADAPTER,
     TERMINATION_REASONS,
     AgentDone,
+    AgentError,
     AgentSpeech,
     AgentSpeechRecognised,
     AgentSpeechUnrecognised,
@@ -44,7 +46,7 @@ from modylbench.record._store import (
 from modylbench.record._version import package_version
 
 __all__ = [
-    "GENESIS", "TERMINATION_REASONS", "AgentDone", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
+    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",

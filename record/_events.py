@@ -219,6 +219,28 @@ class ErrorEvent(_Event):
     traceback: str | None = Field(default=None, description="Traceback, when there was one.")
 
 
+AgentErrorKind = Literal["model_error", "empty_answer", "crash", "exited", "no_join"]
+AGENT_ERROR_KINDS: tuple[str, ...] = AgentErrorKind.__args__  # type: ignore[attr-defined]
+
+
+class AgentError(_Event):
+    """The agent under test failed: it could not reach its model, answered nothing, crashed, exited or never
+    joined. Recorded by the harness as it learns of it; the scorecard flags the session ``agent_error``."""
+
+    event: Literal["agent_error"] = "agent_error"
+    kind: AgentErrorKind = Field(
+        description="model_error: a call to its model failed; empty_answer: its model answered nothing; crash: "
+        "its code raised, or its command exited with an error; exited: its command ended before joining; "
+        "no_join: its command did not join in time."
+    )
+    message: str = Field(description="What happened, in one line (a command's last stderr line included).")
+    traceback: str | None = Field(default=None, description="Traceback, when there was one.")
+    fatal: bool = Field(
+        default=False,
+        description="The agent stopped taking part: the meeting ended with termination_reason agent_error.",
+    )
+
+
 class Disconnect(_Event):
     """A participant left."""
 
@@ -252,6 +274,7 @@ Event = Annotated[
     | Interruption
     | TurnEnd
     | ErrorEvent
+    | AgentError
     | Disconnect
     | SessionEnd,
     Field(discriminator="event"),

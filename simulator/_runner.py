@@ -68,6 +68,7 @@ class RunSpec:
 
     scenario: Scenario
     agent: str
+    """Any ``--agent`` form: a built-in name, ``cmd:COMMAND`` or ``py:MODULE:FUNCTION`` (``resolve_agent``)."""
     folder: Path
     transport: str = "inproc"
     speed: float | None = None
@@ -78,6 +79,10 @@ class RunSpec:
     """The meeting's options: turns, judges, seed (the built-in instance), persona turn-taking."""
     link: LinkOptions = field(default_factory=LinkOptions)
     """The transport's options: captions, screen frame rate, limits."""
+    agent_name: str | None = None
+    """The agent's name in the record and the scorecard (``model_id``); None: derived from ``agent``."""
+    join_timeout: float = 60.0
+    """cmd: agents: seconds the command has to join the meeting before it ends as agent_error (no_join)."""
 
 
 def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEngine, SpeechEngine]:
