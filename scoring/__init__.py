@@ -24,7 +24,7 @@ from modylbench.scoring._models import (
 from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
 from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
-from modylbench.scoring._scorecard import score, score_async
+from modylbench.scoring._scorecard import aggregate, score, score_async
 from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
 from modylbench.scoring.report import build_report, write_report
 
@@ -50,6 +50,7 @@ __all__ = [
     "TurnItem",
     "TurnScore",
     "Verdict",
+    "aggregate",
     "build_report",
     "classify_mutations",
     "compute_metrics",
