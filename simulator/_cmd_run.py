@@ -20,55 +20,9 @@ from modylbench.scoring import INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import check_judges, judge_option, owning, score_and_print, write_report
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
+from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 
 logger = logging.getLogger(__name__)
-
-class Progress:
-    """Live turn/phase/channel display on a terminal; silent otherwise."""
-
-    def __init__(self, label: str, total_turns: int, enabled: bool):
-        self.label, self.total, self.enabled = label, total_turns, enabled
-        self.t0 = time.monotonic()
-        self.turn: int | None = None
-        self.phase = self.channel = ""
-        self.activity: list[str] = []
-        self._live: Any = None
-
-    def __enter__(self) -> Progress:
-        if self.enabled:
-            from rich.live import Live
-
-            self._live = Live(self._render(), refresh_per_second=4, transient=True)
-            self._live.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._live is not None:
-            self._live.__exit__(*exc)
-
-    def _render(self) -> Any:
-        from rich.text import Text
-
-        done = (self.turn or 0) + (1 if self.turn is not None else 0)
-        elapsed = time.monotonic() - self.t0
-        eta = elapsed / done * (self.total - done) if done else 0.0
-        return Text.assemble(
-            (f"{self.label}  ", "bold"),
-            f"turn {done}/{self.total}  {self.phase:<20} {self.channel:<7} ",
-            (" ".join(self.activity[-4:]), "cyan"),
-            f"  elapsed {elapsed:5.0f}s  left ~{eta:4.0f}s",
-        )
-
-    def on_event(self, ev: Any) -> None:
-        kind = getattr(ev, "event", "")
-        if kind == "turn_start":
-            self.turn, self.phase, self.channel, self.activity = ev.turn_index, ev.phase, ev.channel, []
-        elif kind in ("persona_utterance", "screen_frame", "file_transfer", "chat_message", "agent_speech",
-                      "agent_done", "interruption", "error"):
-            self.activity.append(kind.replace("_", " "))
-        if self._live is not None:
-            self._live.update(self._render())
-
 
 def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
     safe_agent = agent.replace("/", "_").replace("@", "_").replace(":", "_")
@@ -100,9 +54,11 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @scenarios_option
 @seed_option
+@progress_options
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
-        no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int) -> None:
+        no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
+        progress_json: bool) -> None:
     """Run live meetings with built-in agents, record each, score it and print the summary.
 
     Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
@@ -136,17 +92,22 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                 specs.append(RunSpec(sc, agent, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed),
                                      link=LinkOptions(captions=not no_captions)))
+    reporter = reporter_for(progress, progress_json, "run")
+    reporter.emit("run_started", command="run", total=len(specs))
     todo = []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
             click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
+            reporter.emit("session_skipped", session_task(spec)[0], reason="already complete")
             continue
         if spec.folder.exists():
             _clear_for_rerun(spec.folder)
         todo.append(spec)
-    interactive = sys.stderr.isatty()
-    asyncio.run(_run_all(todo, concurrency, interactive))
-    _summarise(specs, scenarios, panel, out, trials)
+    with reporter:
+        asyncio.run(_run_all(todo, concurrency, reporter))
+    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                  total=reporter.total)
+    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json")
 
 
 def _clear_for_rerun(folder: Path) -> None:
@@ -178,7 +139,7 @@ def _clear_for_rerun(folder: Path) -> None:
         lock.release()
 
 
-async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> None:
+async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
     from modylbench.simulator._runner import SessionWorkers, run_one
 
     sem = asyncio.Semaphore(concurrency)
@@ -186,27 +147,37 @@ async def _run_all(specs: list[Any], concurrency: int, interactive: bool) -> Non
     # Real-time sessions side by side get a process each (see SessionWorkers); inproc ones share this loop.
     pool = SessionWorkers(workers) if workers > 1 and any(s.transport == "webrtc" for s in specs) else None
 
-    async def one(spec: Any) -> None:
+    async def one(spec: Any, remote: Any) -> None:
         async with sem:
-            label = f"{spec.scenario.scenario_id} × {spec.agent}"
-            n = min(spec.meeting.turns or len(spec.scenario.turns), len(spec.scenario.turns))
+            task, fields = session_task(spec)
+            reporter.emit("session_started", task, **fields)
             t0 = time.monotonic()
-            if pool is not None:
-                result = await pool.run(spec)
-            else:
-                with Progress(label, n, interactive and concurrency == 1) as progress:
-                    result = await run_one(spec, on_event=progress.on_event)
-            click.echo(f"{label}: {result.termination_reason}, {result.turns_played} turns, "
-                       f"{time.monotonic() - t0:.1f}s wall → {spec.folder}", err=True)
+            try:
+                if pool is not None:
+                    result = await pool.run(spec, on_event=remote(task, fields["turns"]))
+                else:
+                    result = await run_one(spec, on_event=reporter.session_hook(task, fields["turns"]))
+            except Exception as exc:
+                reporter.emit("session_failed", task, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                raise
+            reporter.emit("session_finished", task, termination_reason=result.termination_reason,
+                          turns_played=result.turns_played, wall_s=round(time.monotonic() - t0, 3),
+                          folder=str(spec.folder))
 
     try:
-        await asyncio.gather(*(one(s) for s in specs))
+        with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
+            await asyncio.gather(*(one(s, remote) for s in specs))
     finally:
         if pool is not None:
             pool.close()
 
 
-def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int) -> None:
+def console_tty(stderr: bool) -> bool:
+    return (sys.stderr if stderr else sys.stdout).isatty()
+
+
+def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
+               to_stderr: bool = False) -> None:
     from rich.console import Console
 
     from modylbench.scoring import print_summary, score, write_scorecard
@@ -235,11 +206,12 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     files = SessionFolder(out)
     write_scorecard(total, files.scorecard)
     write_report(total, out, scenarios)
-    console = Console(stderr=False, width=None if sys.stdout.isatty() else 160)
+    # With --json, stdout carries only the event stream.
+    console = Console(stderr=to_stderr, width=None if console_tty(to_stderr) else 160)
     print_summary(total, console)
-    click.echo(f"scorecard: {files.scorecard}")
+    click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
-        click.echo(f"report:    {files.report}")
+        click.echo(f"report:    {files.report}", err=to_stderr)
     if total.incomplete:
         # Judges left items unscored (an outage): the sessions are kept; scoring again resumes from the cache.
         sys.exit(INCOMPLETE_EXIT)

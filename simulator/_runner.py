@@ -200,8 +200,8 @@ def _warm_worker(barrier: Any, parent: int) -> None:
         logger.warning("a session worker started late; meetings may see CPU contention at the start")
 
 
-def _run_one_here(spec: RunSpec) -> MeetingResult:
-    return asyncio.run(run_one(spec))
+def _run_one_here(spec: RunSpec, on_event: Callable[[Any], None] | None = None) -> MeetingResult:
+    return asyncio.run(run_one(spec, on_event=on_event))
 
 
 class SessionWorkers:
@@ -221,8 +221,9 @@ class SessionWorkers:
         self._pool = concurrent.futures.ProcessPoolExecutor(
             workers, mp_context=ctx, initializer=_warm_worker, initargs=(ctx.Barrier(workers), os.getpid()))
 
-    async def run(self, spec: RunSpec) -> MeetingResult:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, _run_one_here, spec)
+    async def run(self, spec: RunSpec, on_event: Callable[[Any], None] | None = None) -> MeetingResult:
+        """Run ``spec`` in a worker; ``on_event`` must pickle (``simulator._progress.QueueHook``)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _run_one_here, spec, on_event)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
