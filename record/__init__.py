@@ -34,6 +34,13 @@ from modylbench.record._folder import SessionFolder
 from modylbench.record._modelspec import ModelSpec, ModelSpecError
 from modylbench.record._progress import PROGRESS_EVENTS, PROGRESS_MODES, ProgressReporter, record_progress
 from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._speech import (
+    WORDS_PER_VOICED_SECOND,
+    credit_turn,
+    heard_share,
+    read_recognition,
+    write_recognition,
+)
 from modylbench.record._store import (
     GENESIS,
     RecordIntegrityError,
@@ -52,6 +59,7 @@ __all__ = [
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
+    "WORDS_PER_VOICED_SECOND", "credit_turn", "heard_share", "read_recognition", "write_recognition",
     "PROGRESS_EVENTS", "PROGRESS_MODES", "ProgressReporter", "record_progress",
     "EVENT_ADAPTER", "derive_responses", "rebuild_doc", "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",
 ]

@@ -28,6 +28,13 @@ from modylbench.record._events import (
     TurnStart,
 )
 from modylbench.record._responses import ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._speech import (
+    WORDS_PER_VOICED_SECOND,
+    SpeechTurn,
+    credit_turn,
+    recognitions,
+    speech_summary,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +80,7 @@ def derive_trajectory(events: Iterable[Any]) -> tuple[list[Any], Doc]:
 class _TurnAcc:
     index: int
     speech_end: float | None = None
-    speech: list[str] = field(default_factory=list)
+    speech: SpeechTurn = field(default_factory=SpeechTurn)
     chat: list[str] = field(default_factory=list)
     first_onset: float | None = None
     first_chat: float | None = None
@@ -90,9 +97,18 @@ def _ms(t: float | None, ref: float | None) -> float | None:
     return max(0.0, (t - ref) * 1000.0)
 
 
-def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: int | None = None) -> ScenarioResponses:
-    """The public responses line for a recorded session (plus our measurements and termination reason)."""
+def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: int | None = None,
+                     words_per_second: float = WORDS_PER_VOICED_SECOND) -> ScenarioResponses:
+    """The public responses line for a recorded session (plus our measurements and termination reason).
+
+    What the agent said in a turn is what speech recognition heard, else its declared transcript up to
+    ``words_per_second`` per voiced second (docs/scoring.md "What the agent said"). Recognitions are the
+    record's ``agent_speech_recognised``/``agent_speech_unrecognised`` events plus, appended after them, those
+    of the ``recognition.jsonl`` sidecar (``replay --asr``).
+    """
     evs = list(events)
+    heard = recognitions(evs)
+    segment = -1
     start = next((e for e in evs if isinstance(e, SessionStart)), None)
     if start is None:
         raise ValueError("record has no session_start event")
@@ -117,10 +133,10 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             if a is not None:
                 a.speech_end = e.end if a.speech_end is None else max(a.speech_end, e.end)
         elif isinstance(e, AgentSpeech):
+            segment += 1  # segments are numbered in record order: what a recognition's ``segment`` names
             a = acc(e.turn_index)
             if a is not None:
-                if e.transcript:
-                    a.speech.append(e.transcript)
+                a.speech.add(e, heard.get(segment))
                 a.talk_time += max(0.0, e.offset - e.onset)
                 if a.first_onset is None or e.onset < a.first_onset:
                     a.first_onset = e.onset
@@ -162,6 +178,7 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
     per_turn: list[dict[str, Any]] = []
     for idx in sorted(turns):
         a = turns[idx]
+        said = credit_turn(a.speech, words_per_second)
         ref = a.speech_end
         lat_speech = _ms(a.first_onset, ref)
         lat_chat = _ms(a.first_chat, ref)
@@ -176,7 +193,7 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         first = min(firsts, key=lambda k: firsts[k]) if firsts else None
         responses.append(TurnResponse(
             turn_index=idx,
-            agent_response=" ".join(a.speech),
+            agent_response=said.text,
             chat_messages=a.chat,
             latency_ms=firsts[first] if first is not None else None,
         ))
@@ -192,6 +209,12 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             "agent_talk_time_s": a.talk_time,
             "agent_overlaps": a.interruptions,
             "persona_barge_ins": a.barge_ins,
+            "speech_source": said.source,
+            "speech_words_declared": said.words_declared,
+            "speech_words_credited": said.words_credited,
+            "speech_recognised_s": a.speech.recognised_s,
+            "speech_unrecognised_s": a.speech.unrecognised_s,
+            "speech_flags": said.flags,
         })
     return ScenarioResponses(
         scenario_id=start.scenario_id,
@@ -200,7 +223,9 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         turns=responses,
         work_products=products,
         mutation_trajectory=mutations,
-        measurements={"turns": per_turn, "doc_updates": sum(1 for e in evs if isinstance(e, DocUpdate))},
+        measurements={"turns": per_turn, "doc_updates": sum(1 for e in evs if isinstance(e, DocUpdate)),
+                      "speech": speech_summary([turns[i].speech for i in sorted(turns)], bool(heard),
+                                               words_per_second)},
         termination_reason=end_reason,
         # Turns are played in order from 0, so the turns started are the first len(started) of the script.
         turns_played=len(started),

@@ -1,5 +1,6 @@
 """Scoring: judges, the substance-weighted scorecard, mutation metrics, pass^k and ``modylbench evaluate``."""
 
+from modylbench.scoring._asr import AsrSpecError, Heard, SpeechRecogniser
 from modylbench.scoring._formula import (
     PRODUCT_DIMENSIONS,
     PRODUCT_WEIGHTS,
@@ -29,6 +30,9 @@ from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
 from modylbench.scoring.report import build_report, write_report
 
 __all__ = [
+    "AsrSpecError",
+    "Heard",
+    "SpeechRecogniser",
     "INCOMPLETE_EXIT",
     "MUTATION_TAGS",
     "PRODUCT_DIMENSIONS",

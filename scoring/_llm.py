@@ -374,9 +374,7 @@ class OpenAIJudge(Judge):
         return [t.result() for t in tasks]
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return min(self.max_backoff_s, max(0.0, retry_after))
-        return min(self.max_backoff_s, self.backoff_s * (2**attempt))
+        return retry_delay(attempt, retry_after, self.backoff_s, self.max_backoff_s)
 
     async def _ask(self, client: Any, item: Item, inputs: dict[str, Any]) -> tuple[Verdict, bool]:
         """The verdict, and whether the last attempt failed on the server's side (an outage sign)."""
@@ -430,6 +428,16 @@ class OpenAIJudge(Judge):
         return Verdict(
             judge=self.name, dimensions=None, unscored_reason=f"{last} (after {self.max_attempts} attempts)"
         ), server_failed
+
+
+def retry_delay(attempt: int, retry_after: float | None, backoff_s: float, max_backoff_s: float) -> float:
+    """Seconds before retry ``attempt + 1``: the server's Retry-After, else exponential backoff; both capped.
+
+    The one retry schedule of the judge and of speech recognition (``_asr.py``).
+    """
+    if retry_after is not None:
+        return min(max_backoff_s, max(0.0, retry_after))
+    return min(max_backoff_s, backoff_s * (2**attempt))
 
 
 def _retry_after(value: str | None) -> float | None:

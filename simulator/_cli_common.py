@@ -20,6 +20,21 @@ judge_option = click.option(
     help="Judge for the panel: offline (default), openai/MODEL or openai/MODEL@BASE_URL. Repeatable.",
 )
 
+asr_option = click.option(
+    "--asr", "asr", default=None, metavar="openai/MODEL[@BASE_URL]",
+    help="Recognise the agent's speech through an OpenAI-compatible audio/transcriptions endpoint; what it "
+         "said is then what was heard (docs/scoring.md). Without it a declared transcript is credited up to "
+         "4.5 words per voiced second.",
+)
+
+
+def check_asr(spec: str | None) -> None:
+    """Build the recogniser once before anything runs, so a bad --asr is one clear line (exit 2)."""
+    if spec is not None:
+        from modylbench.simulator._asr import make_recogniser
+
+        make_recogniser(spec)
+
 
 def check_judges(panel: list[str]) -> None:
     """Build the panel once before anything runs, so a bad judge spec is one clear line, not a late failure."""

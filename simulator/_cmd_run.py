@@ -17,7 +17,15 @@ import click
 from modylbench.record import SessionFolder
 from modylbench.scenarios import MAX_ID_CHARS
 from modylbench.scoring import INCOMPLETE_EXIT
-from modylbench.simulator._cli_common import check_judges, judge_option, owning, score_and_print, write_report
+from modylbench.simulator._cli_common import (
+    asr_option,
+    check_asr,
+    check_judges,
+    judge_option,
+    owning,
+    score_and_print,
+    write_report,
+)
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
@@ -52,13 +60,14 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
+@asr_option
 @scenarios_option
 @seed_option
 @progress_options
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
-        progress_json: bool) -> None:
+        progress_json: bool, asr: str | None) -> None:
     """Run live meetings with built-in agents, record each, score it and print the summary.
 
     Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
@@ -79,6 +88,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
     panel = list(judges) or ["offline"]
     check_judges(panel)
+    check_asr(asr)
     for agent in agents:
         if len(agent) > MAX_ID_CHARS:
             raise UserError(f"--agent {agent[:40]!r}...: an agent name is at most {MAX_ID_CHARS} characters")
@@ -90,7 +100,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent, folder, transport, speed=speed, speech=speech,
-                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed),
+                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
                                      link=LinkOptions(captions=not no_captions)))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
@@ -222,8 +232,10 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
 @click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Where to write the re-scored scorecard (default FOLDER/replay-scorecard.json).")
 @judge_option
+@asr_option
 @scenarios_option
-def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_paths: tuple[Path, ...],
+           asr: str | None) -> None:
     """Verify a recorded session's hash chain and seal, re-derive its responses and re-score it.
 
     With the judges the run used, the scorecard equals the one the run wrote (reported below). The
@@ -231,6 +243,8 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     what was sealed, or altered, is refused. An unsealed record (the run crashed) replays up to its
     last complete event, and says it is unsealed. The scenario instance is the one the manifest
     records (its --seed).
+    --asr recognises the segments that have no recognised text yet and stores the answers in
+    FOLDER/recognition.jsonl (the sealed record is left as it is); scoring then reads both.
     """
     from modylbench.record import RecordIntegrityError, read_record
     from modylbench.simulator._runner import check_seal
@@ -244,11 +258,11 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         except RecordIntegrityError as exc:
             raise UserError(f"record refused: {exc}") from None
         sealed, verdict = check_seal(folder, read)
-        _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths)
+        _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths, asr)
 
 
 def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output: Path | None,
-                     judges: tuple[str, ...], scenario_paths: tuple[Path, ...]) -> None:
+                     judges: tuple[str, ...], scenario_paths: tuple[Path, ...], asr: str | None = None) -> None:
     from modylbench.record import SessionStart
 
     files = SessionFolder(folder)
@@ -262,15 +276,23 @@ def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output
     scenarios = load_all(scenario_paths, seed, [sid] if isinstance(sid, str) and seed else None)
     panel = list(judges) or list(manifest.get("judges") or ["offline"])
     check_judges(panel)
+    check_asr(asr)
     click.echo(verdict + (" (its last line was cut: replaying up to the last complete event)"
                           if read.truncated else ""), err=True)
+    if asr is not None:
+        from modylbench.simulator._asr import make_recogniser, recognise_session
+
+        done = asyncio.run(recognise_session(folder, make_recogniser(asr)))
+        click.echo(f"speech recognition ({asr}): {done.asked} of {done.segments} segments asked, {done.recognised} "
+                   f"recognised, {done.unrecognised} not, {done.round_trips} requests → {files.recognition}", err=True)
     target = output or files.replay_scorecard
     card = score_and_print(folder, scenarios, panel, output=target)
     original = files.scorecard
     if sealed and original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
         same = json.loads(original.read_text()) == json.loads(target.read_text())
+        added = " (recognition.jsonl adds speech recognition to the record)" if files.recognition.exists() else ""
         click.echo("matches the scorecard the run wrote" if same else
-                   "DIFFERS from the scorecard the run wrote (scenario or code changed?)", err=True)
+                   f"DIFFERS from the scorecard the run wrote (scenario or code changed?){added}", err=True)
     write_report(card, target.parent if output else folder, scenarios)
     if card.incomplete:
         sys.exit(INCOMPLETE_EXIT)

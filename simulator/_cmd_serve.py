@@ -12,7 +12,14 @@ from typing import Any
 import click
 
 from modylbench.record import SessionFolder
-from modylbench.simulator._cli_common import check_judges, judge_option, score_and_print, write_report
+from modylbench.simulator._cli_common import (
+    asr_option,
+    check_asr,
+    check_judges,
+    judge_option,
+    score_and_print,
+    write_report,
+)
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 
@@ -32,11 +39,12 @@ from modylbench.simulator._errors import UserError
 @click.option("--linger", type=click.FloatRange(min=0), default=60, show_default=True,
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
+@asr_option
 @scenarios_option
 @seed_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
-          scenario_paths: tuple[Path, ...], seed: int) -> None:
+          scenario_paths: tuple[Path, ...], seed: int, asr: str | None) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token for a person and, as one JSON line on stdout, for a program. The
@@ -49,6 +57,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     scenario = pick(scenarios, scenario_id)
     panel = list(judges) or ["offline"]
     check_judges(panel)
+    check_asr(asr)
     folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
     if SessionFolder(folder).has_record():
         raise UserError(f"{folder} already holds a session; choose another --out")
@@ -61,7 +70,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
         raise UserError(f"{exc}; choose another --out") from None
     try:
         asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                           panel, web, linger, seed))
+                           panel, web, linger, seed, asr))
     finally:
         lock.release()
 
@@ -99,7 +108,7 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
-                 linger: float, seed: int = 0) -> None:
+                 linger: float, seed: int = 0, asr: str | None = None) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock, WebServer
     from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
@@ -118,7 +127,7 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
         click.echo(f"  token:    {meeting.token}", err=True)
         ready: dict[str, Any] = {"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
                                  "scenario_id": scenario.scenario_id, "seed": seed, "session_folder": str(folder)}
-        mopts = MeetingOptions(turns=turns, judges=panel, seed=seed, extra_manifest={"agent_kind": "external"})
+        mopts = MeetingOptions(turns=turns, judges=panel, seed=seed, asr=asr, extra_manifest={"agent_kind": "external"})
         page = None
         if isinstance(server, WebServer):
             page = server.add_web(meeting, folder, _page_info(scenario))

@@ -27,6 +27,7 @@ from modylbench.record import (
     SessionLock,
     SessionStart,
     derive_responses,
+    read_recognition,
     read_record,
 )
 from modylbench.scenarios import Scenario
@@ -251,7 +252,8 @@ def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Sc
     """Verify the record and derive its responses, with the scenario as played (a slice if --turns)."""
     read = read_record(folder)
     try:
-        responses = derive_responses(read.events)
+        # Recognition added after the meeting (replay --asr) sits beside the sealed record.
+        responses = derive_responses([*read.events, *read_recognition(folder)])
     except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
         # Each event is valid on its own; together they cannot be (a forged record with a recomputed chain).
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -62,6 +62,7 @@ from modylbench.record import (
     package_version,
 )
 from modylbench.scenarios import Scenario, briefing, to_public
+from modylbench.simulator._asr import MeetingRecognition, close_recognition, make_recogniser
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +124,8 @@ class SessionRecorder:
         self.persona_audio: list[tuple[float, bytes]] = []
         self.agent_audio: list[tuple[float, bytes]] = []
         self.doc: SharedDocument | None = None
+        self.recognition: MeetingRecognition | None = None
+        """Speech recognition (``--asr``): told of every agent speech segment as it is recorded."""
         self._since_updates = 0
         self._since_bytes = 0
         self._last_snapshot_bytes = 0
@@ -136,6 +139,8 @@ class SessionRecorder:
         if getattr(event, "event", "") == "turn_start":
             self.turn_index = event.turn_index
         self.writer.append(event)
+        if self.recognition is not None and isinstance(event, AgentSpeech):
+            self.recognition.segment(event)  # hands the segment over; never waits for the recogniser
         if self.on_event is not None:
             try:
                 self.on_event(event)
@@ -269,6 +274,8 @@ class MeetingOptions:
     """Called with every event as it is recorded (progress displays)."""
     on_doc: Callable[[SharedDocument], None] | None = None
     """Called with the meeting's shared document once it exists (extra participants, e.g. y-websocket)."""
+    asr: str | None = None
+    """Recognise the agent's speech segments with this recogniser (``openai/MODEL[@BASE_URL]``; docs/scoring.md)."""
 
 
 class AgentEventRecorder:
@@ -388,6 +395,8 @@ async def run_meeting(
     folder.mkdir(parents=True, exist_ok=True)
     turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
     rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)
+    if opts.asr:
+        rec.recognition = MeetingRecognition(make_recogniser(opts.asr), folder, rec.emit, rec.common)
     manifest: dict[str, Any] = {
         "modylbench_version": package_version(),
         "scenario_id": scenario.scenario_id,
@@ -402,6 +411,7 @@ async def run_meeting(
         "turns_planned": len(turns),
         "started_wall_time": clock.wall_time(),
         "complete": False,
+        "asr": opts.asr,
         **opts.extra_manifest,
     }
     SessionFolder(folder).write_manifest(manifest)
@@ -441,6 +451,7 @@ async def run_meeting(
         await link.wait_connected()
     except (TimeoutError, ConnectionError) as exc:
         rec.emit(ErrorEvent(**rec.common(), source="agent", kind="connect", message=str(exc)))
+        await close_recognition(rec.recognition)
         return _finish(rec, link, manifest, "agent_disconnected", str(exc), 0, pump)
     pump_task = asyncio.ensure_future(pump.run())
     forward_task = asyncio.ensure_future(forward())
@@ -488,6 +499,8 @@ async def run_meeting(
         for task in (forward_task, pump_task):
             task.cancel()
         await asyncio.gather(forward_task, pump_task, return_exceptions=True)
+        # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
+        await close_recognition(rec.recognition)
     return _finish(rec, link, manifest, reason, detail, played, pump)
 
 
