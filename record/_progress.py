@@ -108,6 +108,8 @@ class ProgressReporter:
         self.judges: dict[str, tuple[int, int]] = {}
         self.report: tuple[int, int] | None = None
         self._printed_pct: dict[str, int] = {}
+        self.seen = 0
+        """Events received so far (a run with none shows nothing, not even a closing line)."""
         self._live: Any = None
 
     # -- the event API ----------------------------------------------------------------------------------------
@@ -117,6 +119,7 @@ class ProgressReporter:
             raise ValueError(f"unknown progress event {event!r}")
         try:
             with self._lock:
+                self.seen += 1
                 label = self.running[task].label if task in self.running else task
                 self._apply(event, task, fields)
                 self._show(event, task, fields, label)
@@ -259,6 +262,8 @@ class ProgressReporter:
         return None
 
     def _counts(self, left: bool = True) -> str:
+        if not (self.total or self.running or self.done or self.failed):
+            return self._left_text().lstrip(", ") if left else ""  # no sessions in this run (evaluate, report)
         waiting = max(0, self.total - self.done - self.failed - self.skipped - len(self.running))
         return (
             f"{self.done} done, {self.failed} failed, {self.skipped} skipped, {len(self.running)} running, "
@@ -320,7 +325,7 @@ class ProgressReporter:
         if live is not None:
             live.__exit__(*exc)
             # The live view is transient: leave one line saying how the run ended.
-            text = self._line("run_finished", None, {})
+            text = self._line("run_finished", None, {}) if self.seen else None
             if text:
                 self.stream.write(text + "\n")
                 self.stream.flush()

@@ -4,51 +4,14 @@ from __future__ import annotations
 
 import logging
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import click
 
+from modylbench.record import PROGRESS_MODES, ProgressReporter
+
 logger = logging.getLogger(__name__)
-
-
-class JudgeProgress:
-    """Judge calls done/left, elapsed and remaining time on a terminal (stderr); silent otherwise."""
-
-    def __init__(self, enabled: bool, clock: Any = time.monotonic):
-        self.enabled = enabled
-        self._clock = clock
-        self.t0 = clock()
-        self.counts: dict[str, tuple[int, int]] = {}
-        self._live: Any = None
-
-    def __enter__(self) -> JudgeProgress:
-        if self.enabled:
-            from rich.console import Console
-            from rich.live import Live
-
-            self._live = Live(self.render(), console=Console(stderr=True), refresh_per_second=4, transient=True)
-            self._live.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._live is not None:
-            self._live.__exit__(*exc)
-
-    def render(self) -> str:
-        done = sum(d for d, _ in self.counts.values())
-        total = sum(t for _, t in self.counts.values())
-        elapsed = self._clock() - self.t0
-        left = f"~{elapsed / done * (total - done):.0f}s" if done else "?"
-        per = "  ".join(f"{name} {d}/{t}" for name, (d, t) in self.counts.items())
-        return (f"judging: {done}/{total} calls done, {total - done} left  elapsed {elapsed:.0f}s  "
-                f"remaining {left}  {per}")
-
-    def update(self, judge: str, done: int, total: int) -> None:
-        self.counts[judge] = (done, total)
-        if self._live is not None:
-            self._live.update(self.render())
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -109,6 +72,15 @@ def _fail(message: str, code: int = 2) -> None:
     help="Concurrent requests per LLM judge.",
 )
 @click.option("--quiet", is_flag=True, help="Do not print the summary table.")
+@click.option(
+    "--progress",
+    type=click.Choice(PROGRESS_MODES),
+    default="auto",
+    show_default=True,
+    help="Judge calls done/left and time left: auto (live on a terminal, lines when piped), live, lines, json, off.",
+)
+@click.option("--json", "progress_json", is_flag=True,
+              help="Progress as JSON lines on stdout (docs/progress.md); the summary goes to stderr.")
 def evaluate(
     responses_path: Path,
     output: Path,
@@ -119,6 +91,8 @@ def evaluate(
     cache_dir: Path | None,
     concurrency: int,
     quiet: bool,
+    progress: str,
+    progress_json: bool,
 ) -> None:
     """Score pre-recorded responses and write scorecard.json (and a report beside it).
 
@@ -182,12 +156,12 @@ def evaluate(
     except (JudgeSpecError, JudgeConfigError) as exc:
         _fail(str(exc))
         return
-    llm = [j for j in judges if isinstance(j, ProgressJudge)]
-    progress = JudgeProgress(enabled=bool(llm) and sys.stderr.isatty())
-    for j in llm:
-        j.on_progress = progress.update
+    reporter = ProgressReporter("json" if progress_json else progress, command="evaluate")
+    for j in judges:
+        if isinstance(j, ProgressJudge):
+            j.on_progress = reporter.judge_hook
     try:
-        with progress:
+        with reporter:
             card = score(good, scenarios, judges, k=k)
     finally:
         for j in judges:
@@ -199,7 +173,8 @@ def evaluate(
     if not quiet:
         from rich.console import Console
 
-        print_summary(card, Console())
+        # With --json, stdout carries only the event stream.
+        print_summary(card, Console(stderr=reporter.mode == "json"))
     click.echo(f"wrote {output}", err=True)
     note = incomplete_note(card)
     if note is not None:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from modylbench.record import PROGRESS_MODES, ProgressReporter
+
 logger = logging.getLogger(__name__)
 
 
@@ -25,8 +27,11 @@ def _fail(message: str) -> None:
 @click.option("--scenarios", "scenario_paths", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
               help="A .jsonl/.json scenario file or folder; adds or replaces scenarios by id. Repeatable.")
 @click.option("--no-audio", is_flag=True, help="Do not embed the session recording (smaller file).")
+@click.option("--progress", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
+              help="Sessions read and runs drawn: auto (live on a terminal, lines when piped), live, lines, json, off.")
+@click.option("--json", "progress_json", is_flag=True, help="Progress as JSON lines on stdout (docs/progress.md).")
 def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, ...],
-           scenario_paths: tuple[Path, ...], no_audio: bool) -> None:
+           scenario_paths: tuple[Path, ...], no_audio: bool, progress: str, progress_json: bool) -> None:
     """Write a self-contained HTML report; several inputs give a comparison view.
 
     Each input is a scorecard.json, a session folder (record.jsonl + scorecard.json: the report
@@ -75,9 +80,15 @@ def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, 
         for p in problems:
             click.echo(f"warning: {p}", err=True)
         responses.extend(good)
+    reporter = ProgressReporter("json" if progress_json else progress, command="report")
+
+    def tell(done: int, total: int, what: str) -> None:
+        reporter.emit("report_progress", done=done, total=total, what=what)
+
     try:
-        path = write_report(cards, output, sessions, responses=responses, scenarios=scenarios, names=names,
-                            audio=not no_audio)
+        with reporter:
+            path = write_report(cards, output, sessions, responses=responses, scenarios=scenarios, names=names,
+                                audio=not no_audio, on_progress=tell)
     except Exception as exc:  # noqa: BLE001 - one clear line for the user; the traceback goes to the log
         logger.debug("report failed", exc_info=True)
         _fail(f"could not write the report: {exc}")

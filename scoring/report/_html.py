@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -721,6 +721,7 @@ def build_report(
     names: Sequence[str] | None = None,
     audio: bool = True,
     base: Path | None = None,
+    on_progress: Callable[[int, int, str], None] | None = None,
 ) -> str:
     """The report's HTML text (see ``write_report``)."""
     if not cards:
@@ -731,7 +732,11 @@ def build_report(
         except Exception as exc:  # noqa: BLE001 - the report still shows the scorecard without scenario text
             logger.warning("built-in scenarios unavailable: %s", exc)
             scenarios = {}
-    views = [load_session(Path(s)) for s in sessions]
+    tell = on_progress or (lambda done, total, what: None)
+    views = []
+    for i, s in enumerate(sessions):
+        views.append(load_session(Path(s)))
+        tell(i + 1, len(sessions), "sessions read")
     runs = build_runs(cards, views, responses, scenarios, names)
     if base is not None:
         link_session_reports(runs, base)
@@ -761,8 +766,9 @@ def build_report(
         parts.append(_comparison(runs, cards))
     if collapsed and runs:
         parts.append('<h2>Runs</h2><p class="muted">Open a run for its turns, products and recording.</p>')
-    for run in runs:
+    for i, run in enumerate(runs):
         parts.append(_run_section(run, audio, collapsed))
+        tell(i + 1, len(runs), "runs drawn")
     skipped = [s for c in cards for s in c.skipped]
     if skipped:
         parts.append(
@@ -786,16 +792,25 @@ def write_report(
     scenarios: dict[str, Scenario] | None = None,
     names: Sequence[str] | None = None,
     audio: bool = True,
+    on_progress: Callable[[int, int, str], None] | None = None,
 ) -> Path:
     """Write one self-contained HTML report of the scorecards (several give a comparison view).
 
     ``sessions`` are recorded session folders: their recording, slides, files and what was said are
     shown with the entry of the same scenario and model. ``responses`` supply agent words and final
-    products when there is no session (``evaluate``).
+    products when there is no session (``evaluate``). ``on_progress(done, total, what)`` is told as
+    sessions are read and runs drawn (a report of many recorded sessions takes a while).
     """
     path = Path(path)
     text = build_report(
-        cards, sessions, responses=responses, scenarios=scenarios, names=names, audio=audio, base=path.parent
+        cards,
+        sessions,
+        responses=responses,
+        scenarios=scenarios,
+        names=names,
+        audio=audio,
+        base=path.parent,
+        on_progress=on_progress,
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

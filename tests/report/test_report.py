@@ -157,16 +157,3 @@ def test_evaluate_writes_a_report(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Where points were lost" in text and "<h5>income_statement</h5>" in text
-
-
-def test_judge_progress_counts_calls_and_time_left() -> None:
-    from modylbench.scoring._cli import JudgeProgress
-
-    now = [100.0]
-    prog = JudgeProgress(enabled=False, clock=lambda: now[0])
-    prog.update("openai/a", 0, 40)
-    prog.update("openai/b", 0, 40)
-    assert "0/80 calls done, 80 left" in prog.render() and "remaining ?" in prog.render()
-    now[0] = 110.0
-    prog.update("openai/a", 20, 40)
-    assert "20/80 calls done, 60 left" in prog.render() and "remaining ~30s" in prog.render()
