@@ -114,31 +114,89 @@ def hard_rows(scenario: Any) -> list[dict[str, Any]]:
     return rows
 
 
+# Hugging Face datasets layout: config name -> (file under OUT_DIR, what one row is). One split each ("test"):
+# the two files have different columns, so they cannot share a config.
+DATASET_CONFIGS: dict[str, tuple[str, str]] = {
+    "scenarios": ("data/test.jsonl", "one meeting scenario (public format, with its products' templates)"),
+    "edge_cases": ("data/test_hard.jsonl", "one edge case, stand-alone: the scenario's frame, the five turns "
+                                           "before it and the turn itself"),
+}
+
+
+def _json_type(x: Any) -> str:
+    return {bool: "bool", int: "int", float: "float", str: "string", list: "list", dict: "object"}.get(
+        type(x), "null" if x is None else type(x).__name__)
+
+
+def dataset_card(rows: dict[str, list[dict[str, Any]]], seed: int) -> str:
+    """README.md for the exported folder: YAML front matter naming each config's data files (what
+    ``datasets.load_dataset(DIR, CONFIG)`` reads), then what the rows are and their columns."""
+    yaml = ["---", "pretty_name: ModylBench", "license: apache-2.0", "language:", "- en", "size_categories:",
+            "- n<1K", "tags:", "- agents", "- meetings", "- multimodal", "- benchmark", "configs:"]
+    for i, (name, (path, _)) in enumerate(DATASET_CONFIGS.items()):
+        yaml += [f"- config_name: {name}", "  data_files:", "  - split: test", f"    path: {path}"]
+        if i == 0:
+            yaml.append("  default: true")
+    yaml.append("---")
+    body = [
+        "",
+        "# ModylBench",
+        "",
+        "Scenarios of professional meetings in which an AI agent takes part: a scripted persona speaks, "
+        "chats, shares its screen and pushes files, and the agent builds work products (spreadsheets, "
+        "documents, charts, dashboards) in a shared document. Exported by `modylbench export-dataset`"
+        + (f" as instance `--seed {seed}` of the built-in scenarios." if seed else " (the published instance)."),
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        "",
+    ]
+    body += [f'{name} = load_dataset("path/to/this/folder", "{name}", split="test")' for name in DATASET_CONFIGS]
+    body += ["```", ""]
+    for name, (path, what) in DATASET_CONFIGS.items():
+        found = rows.get(name, [])
+        body += [f"## `{name}` ({len(found)} rows, `{path}`)", "", f"Each row is {what}.", "",
+                 "| column | type |", "|---|---|"]
+        columns: dict[str, str] = {}
+        for row in found:
+            for key, value in row.items():
+                if value is not None:
+                    columns.setdefault(key, _json_type(value))
+        body += [f"| `{key}` | {kind} |" for key, kind in columns.items()]
+        body.append("")
+    body += ["Scoring: `modylbench evaluate --responses responses.jsonl` scores an agent's answers to these "
+             "scenarios (the public `responses.jsonl` format); see the project's docs/scoring.md.", ""]
+    return "\n".join(yaml + body)
+
+
 @click.command("export-dataset")
 @click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
 @scenarios_option
 @seed_option
 def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -> None:
-    """Write OUT_DIR/data/test.jsonl (scenarios) and OUT_DIR/data/test_hard.jsonl (one row per edge case).
+    """Write the scenarios as a Hugging Face dataset folder: OUT_DIR/README.md (the dataset card),
+    OUT_DIR/data/test.jsonl (config "scenarios") and OUT_DIR/data/test_hard.jsonl (config "edge_cases",
+    one row per edge case).
 
-    Each scenario carries its products' templates (what the agent is asked to deliver). With --seed N
-    the built-in scenarios are exported as fresh instance N.
+    ``datasets.load_dataset(OUT_DIR, "scenarios")`` and ``(OUT_DIR, "edge_cases")`` load them. Each
+    scenario carries its products' templates (what the agent is asked to deliver). With --seed N the
+    built-in scenarios are exported as fresh instance N.
     """
     from modylbench.scenarios import to_public
 
     scenarios = load_all(scenario_paths, seed)
-    data = out_dir / "data"
-    data.mkdir(parents=True, exist_ok=True)
-    with (data / "test.jsonl").open("w", encoding="utf-8") as fh:
-        for s in scenarios.values():
-            fh.write(json.dumps(to_public(s), ensure_ascii=False) + "\n")
-    n_hard = 0
-    with (data / "test_hard.jsonl").open("w", encoding="utf-8") as fh:
-        for s in scenarios.values():
-            for row in hard_rows(s):
+    rows = {"scenarios": [to_public(s) for s in scenarios.values()],
+            "edge_cases": [row for s in scenarios.values() for row in hard_rows(s)]}
+    for name, (rel, _) in DATASET_CONFIGS.items():
+        target = out_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("w", encoding="utf-8") as fh:
+            for row in rows[name]:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-                n_hard += 1
-    click.echo(f"wrote {data / 'test.jsonl'} ({len(scenarios)} scenarios) and {data / 'test_hard.jsonl'} ({n_hard} edge cases)")
+    (out_dir / "README.md").write_text(dataset_card(rows, seed), encoding="utf-8")
+    scen, hard = (out_dir / DATASET_CONFIGS[k][0] for k in ("scenarios", "edge_cases"))
+    click.echo(f"wrote {scen} ({len(rows['scenarios'])} scenarios), {hard} ({len(rows['edge_cases'])} edge cases) "
+               f"and the dataset card {out_dir / 'README.md'}")
 
 
 # name -> (module, attribute, kind): kind "model" has .model_json_schema(); "adapter" is a TypeAdapter.
