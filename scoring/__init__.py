@@ -19,6 +19,7 @@ from modylbench.scoring._models import (
     ProductScore,
     ScenarioScore,
     Scorecard,
+    SpeechAccount,
     TurnScore,
     Verdict,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ProductScore",
     "ScenarioScore",
     "Scorecard",
+    "SpeechAccount",
     "TurnItem",
     "TurnScore",
     "Verdict",

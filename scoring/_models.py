@@ -98,6 +98,17 @@ class MutationMetrics(_Model):
     late: int = Field(default=0, description="Expected edits whose value only arrived after their window.")
 
 
+class SpeechAccount(_Model):
+    """How the agent's speech was taken (docs/scoring.md "What the agent said"), from the record."""
+
+    recognition: bool = Field(description="Speech recognition (--asr) was used for this session.")
+    voiced_s: float = Field(description="Seconds of agent speech (voice-activity detection).")
+    recognised_s: float = Field(description="Of those, seconds recognition heard.")
+    unrecognised_s: float = Field(description="Seconds recognition was asked about and could not hear (reasons in the record).")
+    not_recognised_s: float = Field(description="Seconds nobody recognised (no --asr): declared words capped by voiced time.")
+    words_per_voiced_second: float = Field(description="The cap on declared words without recognition.")
+
+
 class ScenarioScore(_Model):
     """One scored line of responses.jsonl: a (scenario, model, trial)."""
 
@@ -121,6 +132,10 @@ class ScenarioScore(_Model):
     termination_reason: str | None = Field(default=None, description="How the session ended, if recorded.")
     unscored: list[str] = Field(
         default_factory=list, description="Items left out of the means, with reasons."
+    )
+    speech: SpeechAccount | None = Field(
+        default=None, description="How the agent's speech was taken: recognised, or declared and capped; null "
+        "for responses without a record (evaluate).",
     )
     missing_verdicts: int = Field(
         default=0,

@@ -31,6 +31,7 @@ from modylbench.scoring._models import (
     ProductScore,
     ScenarioScore,
     Scorecard,
+    SpeechAccount,
     TurnScore,
     Verdict,
 )
@@ -344,6 +345,21 @@ def _scenario_floors(
     return total, flags
 
 
+def _speech(resp: ScenarioResponses, turns: list[TurnScore]) -> SpeechAccount | None:
+    """The session's speech account, and each turn's speech flags (transcript_unsupported, transcript_mismatch)
+    added to its item; both as ``derive_responses`` measured them (docs/scoring.md "What the agent said")."""
+    m = resp.measurements if isinstance(resp.measurements, dict) else {}
+    per_turn = {t.get("turn_index"): t.get("speech_flags") for t in m.get("turns") or () if isinstance(t, dict)}
+    for t in turns:
+        for f in per_turn.get(t.turn_index) or ():
+            if isinstance(f, str) and f not in t.flags:
+                t.flags.append(f)
+    try:
+        return SpeechAccount.model_validate(m["speech"]) if isinstance(m.get("speech"), dict) else None
+    except ValueError:  # a hand-written responses line: the account is ours, not part of the public shape
+        return None
+
+
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
@@ -374,6 +390,9 @@ def _finish(
         flags += ["ended_early", reason]
     if sc.expected_mutations and run.metrics.source == "none":
         flags.append("no_trajectory")
+    speech = _speech(run.responses, turns)
+    if speech is not None and speech.unrecognised_s > 0:
+        flags.append("speech_unrecognised")
     answered = {t.turn_index for t in run.responses.turns}
     if len(answered) < len(sc.turns):
         flags.append("turns_unanswered")
@@ -402,6 +421,7 @@ def _finish(
         flags=flags,
         termination_reason=reason,
         unscored=unscored,
+        speech=speech,
         missing_verdicts=missing,
     )
 

@@ -65,6 +65,12 @@ FLAG_TEXT: dict[str, str] = {
     "silent_journey": "the journey is below 4: the scenario is capped at 4.0",
     "no_deliverables": "the deliverables score below 4: the scenario is capped at 4.0",
     "edge_cases_conceded": "the agent gave in to curveballs: each one lowers the scenario's ceiling",
+    "transcript_unsupported": "the agent declared more words than its voice could carry (speech not recognised): "
+    "only as many as its voiced time allows were credited",
+    "transcript_mismatch": "the declared transcript disagrees with what speech recognition heard: only what was heard "
+    "was credited",
+    "speech_unrecognised": "speech recognition could not hear some of the agent's speech (server down, slow or "
+    "garbled); those turns fell back to the capped declared transcript",
 }
 
 
@@ -117,6 +123,8 @@ def _headline(run: RunView) -> str:
             "imprecise",
             "hedged",
             "keyword_stuffing",
+            "transcript_unsupported",
+            "transcript_mismatch",
         )
     ]
     if e.unscored:
@@ -138,6 +146,7 @@ def _headline(run: RunView) -> str:
             + (f", {mmss(float(dur))} of meeting" if isinstance(dur, int | float) else "")
             + "</div>"
         )
+    speech = _speech_line(e.speech)
     unscored = ""
     if e.unscored:
         unscored = (
@@ -157,11 +166,22 @@ def _headline(run: RunView) -> str:
       weight 60%</small></span></div>
     <div><b>judges</b> {esc(judges or "—")} · <b>ended</b> {esc(e.termination_reason or "—")} ·
       <b>capped</b> {capped_t} turns, {capped_p} products</div>
-    {pk}{sess}
+    {pk}{sess}{speech}
     <div class="chips">{_flag_chips(chips) or '<span class="muted">no flags</span>'}</div>
     {unscored}
   </div>
 </div>"""
+
+
+def _speech_line(sp: Any) -> str:
+    """How the agent's speech was taken: recognised, or not recognised and declared words capped."""
+    if sp is None or (sp.voiced_s <= 0 and not sp.recognition):
+        return ""
+    if not sp.recognition:
+        return (f"<div><b>speech</b> not recognised (no <code>--asr</code>): {sp.voiced_s:.0f} s of voice; declared "
+                f"transcripts credited up to {sp.words_per_voiced_second:g} words per voiced second</div>")
+    lost = f", <b>{sp.unrecognised_s:.0f} s unrecognised</b>" if sp.unrecognised_s > 0 else ""
+    return f"<div><b>speech</b> recognised: {sp.recognised_s:.0f} of {sp.voiced_s:.0f} s of voice heard{lost}</div>"
 
 
 def _turn_reason(t: TurnScore) -> str:
