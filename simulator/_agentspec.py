@@ -25,7 +25,7 @@ PyAgent = Callable[[MeetingClient], Awaitable[None]]
 """The ``py:`` contract: an async function taking the joined ``MeetingClient``, called once per meeting."""
 
 AGENT_FORMS = (
-    "NAME (built-in: " + ", ".join(sorted(AGENTS)) + ", llm/MODEL[@BASE_URL]); "
+    "NAME (built-in: " + ", ".join(sorted(AGENTS)) + ", llm/MODEL[@BASE_URL], realtime/MODEL[@BASE_URL]); "
     "'cmd:COMMAND' (run through the shell for each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set; "
     "webrtc only); 'py:MODULE:FUNCTION' (async def FUNCTION(client) on the SDK, run in-process)"
 )
@@ -80,7 +80,7 @@ def resolve_agent(spec: str, name: str | None = None, *, check: bool = True) -> 
         return AgentSpec("py", target, name or default_name("py", target), spec)
     if len(spec) > MAX_ID_CHARS:
         raise UserError(f"--agent {spec[:40]!r}...: an agent name is at most {MAX_ID_CHARS} characters")
-    if spec == "llm" or spec.startswith(("llm/", "llm@")):
+    if spec in ("llm", "realtime") or spec.startswith(("llm/", "llm@", "realtime/", "realtime@")):
         try:
             ModelSpec.parse(spec)
         except ModelSpecError as exc:
