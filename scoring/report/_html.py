@@ -22,6 +22,7 @@ from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS, tie
 from modylbench.scoring._models import ProductScore, Scorecard, TurnScore
 from modylbench.scoring._mutations import classify_mutations
 from modylbench.scoring.report._charts import dimension_chart, edits_chart, timeline_chart
+from modylbench.scoring.report._compare import basis_of, unequal
 from modylbench.scoring.report._content import render_content
 from modylbench.scoring.report._format import cell, esc, fmt, mmss, nice, score_class
 from modylbench.scoring.report._media import (
@@ -658,12 +659,19 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
     for r in runs:
         by_label[r.label].append(r)
     base = labels[0]
+    judges_of = {id(e): c.judges for c in cards for e in c.scenarios}
+    bases = {lb: [basis_of(r, judges_of.get(id(r.entry), ())) for r in by_label[lb]] for lb in labels}
+    # Runs that are not like for like (a 2-turn slice vs a whole meeting, another seed or panel) are shown
+    # side by side, labelled, and never with a difference.
+    notes = unequal(bases)
 
     def mean(xs: Iterable[float | None]) -> float | None:
         v = [x for x in xs if x is not None]
         return sum(v) / len(v) if v else None
 
-    def delta(v: float | None, ref: float | None, label: str) -> str:
+    def delta(v: float | None, ref: float | None, label: str, equal: bool | None = None) -> str:
+        if not (not notes if equal is None else equal):
+            return ""
         if label == base or v is None or ref is None:
             return ""
         d = v - ref
@@ -671,12 +679,20 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
         return f' <span class="delta {cls}">{d:+.2f}</span>'
 
     overall = {lb: mean(r.entry.modylbench_score for r in by_label[lb]) for lb in labels}
-    out = [
-        '<section class="compare" id="compare"><h2>Comparison</h2>'
-        f'<p class="muted">Differences (Δ) are against <b>{esc(base)}</b>, the first run given.</p>'
-        '<table class="sheet cmp"><tr><th>agent / model</th><th>runs</th><th>score</th><th>tier</th><th>journey</th>'
-        "<th>destination</th><th>pass^k</th><th>capped turns</th></tr>"
-    ]
+    out = ['<section class="compare" id="compare"><h2>Comparison</h2>']
+    if notes:
+        out.append(
+            '<div class="unequal"><p><b>Not like for like.</b> These runs did not play the same thing, so their '
+            "scores are shown side by side but not compared: no differences (Δ) are given where they differ.</p><ul>"
+            + "".join(f"<li>{esc(n)}</li>" for n in notes)
+            + "</ul></div>"
+        )
+    else:
+        out.append(f'<p class="muted">Differences (Δ) are against <b>{esc(base)}</b>, the first run given.</p>')
+    out.append(
+        '<table class="sheet cmp"><tr><th>agent / model</th><th>runs</th><th>turns played</th><th>score</th>'
+        "<th>tier</th><th>journey</th><th>destination</th><th>pass^k</th><th>capped turns</th></tr>"
+    )
     pk_of: dict[str, str] = {}
     for card in cards:
         for agg in card.aggregate.values():
@@ -685,7 +701,9 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
         rs = by_label[lb]
         score = overall[lb]
         out.append(
-            f'<tr><th>{esc(lb)}</th><td>{len(rs)}</td><td class="{score_class(score)}"><b>{fmt(score)}</b>'
+            f"<tr><th>{esc(lb)}</th><td>{len(rs)}</td>"
+            f"<td>{esc(', '.join(str(t) for t in sorted({b.turns for b in bases[lb]})))}</td>"
+            f'<td class="{score_class(score)}"><b>{fmt(score)}</b>'
             f"{delta(score, overall[base], lb)}</td><td>{esc(tier_of(score) if score is not None else '—')}</td>"
             f"<td>{fmt(mean(r.entry.journey for r in rs))}</td><td>{fmt(mean(r.entry.destination for r in rs))}</td>"
             f"<td>{esc(pk_of.get(rs[0].entry.model_id, '—'))}</td>"
@@ -720,12 +738,18 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
             for lb in labels
         }
         row_cells: list[str] = []
+        slices = {lb: sorted({b.turns for b in bases[lb] if b.scenario_id == sid}) for lb in labels}
+        row_bases = {lb: [b for b in bases[lb] if b.scenario_id == sid] for lb in labels}
         for lb in labels:
             anchor = next((r.anchor for r in by_label[lb] if r.entry.scenario_id == sid), None)
             v = fmt(vals[lb])
             cell = f'<a href="#{anchor}">{v}</a>' if anchor else v
+            equal = not unequal({base: row_bases[base], lb: row_bases[lb]}) if row_bases[lb] else False
+            label = ""
+            if len({tuple(t) for t in slices.values() if t}) > 1 and slices[lb]:
+                label = f' <small class="slice">{esc(", ".join(map(str, slices[lb])))} turns</small>'
             row_cells.append(
-                f'<td class="{score_class(vals[lb])}">{cell}{delta(vals[lb], vals[base], lb)}</td>'
+                f'<td class="{score_class(vals[lb])}">{cell}{label}{delta(vals[lb], vals[base], lb, equal)}</td>'
             )
         out.append(f"<tr><th>{esc(sid)}</th>{''.join(row_cells)}</tr>")
     out.append("</table></section>")
