@@ -1,6 +1,11 @@
 """A complete ModylBench agent: listens to captions, answers by voice and chat, returns files, says done.
 
-Run: python examples/echo_agent.py ws://127.0.0.1:8765/meetings/<id> <token>
+Run it against a meeting ``modylbench serve`` started:
+    python examples/echo_agent.py ws://127.0.0.1:8765/meetings/<id> <token>
+or let ``run`` start it for every meeting (the URL and token come in MODYLBENCH_URL and MODYLBENCH_TOKEN):
+    modylbench run SCENARIO --agent 'cmd:python examples/echo_agent.py'
+or run it in-process, on either transport (from the repository's root):
+    modylbench run SCENARIO --agent py:examples.echo_agent:agent
 Replace ``answer`` with your model call; everything else is the protocol.
 """
 
@@ -8,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 
 from modylbench.agents import (
@@ -15,6 +21,7 @@ from modylbench.agents import (
     ChatReceived,
     Disconnected,
     FileReceived,
+    MeetingClient,
     MeetingEnded,
     ScreenFrameReceived,
     TurnEnded,
@@ -29,8 +36,8 @@ def answer(heard: list[str], files: dict[str, bytes]) -> str:
     return f"I heard {len(heard)} remarks and have {len(files)} files; the last was: {heard[-1] if heard else '-'}"
 
 
-async def main(url: str, token: str) -> None:
-    meeting = await join(url, token)  # pass synthesize=<text -> 48 kHz mono s16 PCM> for a real voice
+async def agent(meeting: MeetingClient) -> None:
+    """Take part in one meeting until it ends (the ``py:`` entry point: ``--agent py:examples.echo_agent:agent``)."""
     heard: list[str] = []
     files: dict[str, bytes] = {}
     async for event in meeting.events():
@@ -43,6 +50,8 @@ async def main(url: str, token: str) -> None:
         elif isinstance(event, ScreenFrameReceived):
             log.info("screen changed: %s", event.image.size)
         elif isinstance(event, TurnEnded):
+            # If the meeting ends while this answer is on its way, the rest of it is dropped quietly
+            # (the SDK's actions do nothing once the meeting is over); the loop then sees MeetingEnded.
             reply = answer(heard, files)
             playback = await meeting.say(reply)  # audio on the track + transcript on control
             await meeting.chat(reply)
@@ -50,10 +59,19 @@ async def main(url: str, token: str) -> None:
             await playback.ended
             await meeting.done(event.turn_index)
         elif isinstance(event, MeetingEnded | Disconnected):
+            log.info("meeting over: %s", event.reason)
             break
-    await meeting.leave()
+
+
+async def main(url: str, token: str) -> None:
+    # pass synthesize=<text -> 48 kHz mono s16 PCM> to join() for a real voice
+    async with await join(url, token) as meeting:  # leaves the meeting on the way out, whatever happens
+        await agent(meeting)
 
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO)
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    args = sys.argv[1:] or [os.environ.get("MODYLBENCH_URL", ""), os.environ.get("MODYLBENCH_TOKEN", "")]
+    if len(args) != 2 or not all(args):
+        sys.exit("usage: echo_agent.py URL TOKEN (or set MODYLBENCH_URL and MODYLBENCH_TOKEN)")
+    asyncio.run(main(*args))

@@ -29,6 +29,8 @@ class SessionFolder:
     REPLAY_SCORECARD_FILE = "replay-scorecard.json"
     REPORT_FILE = "report.html"
     RECOGNITION_FILE = "recognition.jsonl"
+    AGENT_STDOUT_FILE = "agent.stdout.log"
+    AGENT_STDERR_FILE = "agent.stderr.log"
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
@@ -92,6 +94,16 @@ class SessionFolder:
     def recognition(self) -> Path:
         """Speech recognition added after the meeting (``replay --asr``): the sealed record stays as it was."""
         return self.path / self.RECOGNITION_FILE
+
+    @property
+    def agent_stdout(self) -> Path:
+        """A ``cmd:`` agent's standard output (bounded; a note says what was dropped)."""
+        return self.path / self.AGENT_STDOUT_FILE
+
+    @property
+    def agent_stderr(self) -> Path:
+        """A ``cmd:`` agent's standard error (bounded; a note says what was dropped)."""
+        return self.path / self.AGENT_STDERR_FILE
 
     def has_record(self) -> bool:
         """Whether the folder holds a session record."""

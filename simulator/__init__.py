@@ -25,7 +25,10 @@ _LAZY = {
     "MeetingResult": "_session",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "AGENT_FORMS", "AgentSpec", "MeetingOptions", "MeetingResult", "RunSpec", "UserError", "load_py_agent",
+    "resolve_agent", "run_one", "score_session",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -13,15 +13,17 @@ import os
 import signal
 import sys
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from modylbench.agents import AGENTS, BuiltinAgent, join, join_inprocess, make_agent
+from modylbench.agents import BuiltinAgent, MeetingClient, join, join_inprocess, make_agent
 from modylbench.channels import Clock, InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
 from modylbench.personas import SpeechEngine, SpeechError, default_cache_dir, make_engine
 from modylbench.record import (
+    AGENT_ERROR_KINDS,
     ModelSpecError,
     SessionFolder,
     SessionLock,
@@ -31,7 +33,10 @@ from modylbench.record import (
     read_record,
 )
 from modylbench.scenarios import Scenario
+from modylbench.simulator._agentspec import AGENT_FORMS, AgentSpec, load_py_agent, resolve_agent
 from modylbench.simulator._errors import UserError
+from modylbench.simulator._external import AgentProcess, CommandWatch, command_env
+from modylbench.simulator._faults import AgentFaults
 from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
 
 logger = logging.getLogger(__name__)
@@ -106,13 +111,39 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     except ModelSpecError as exc:
         raise UserError(f"--agent {exc}") from None
     except KeyError:
-        raise UserError(f"unknown agent {spec.agent!r}; built-in agents: {', '.join(sorted(AGENTS))} "
-                        "(or llm/MODEL[@BASE_URL])") from None
+        raise UserError(f"unknown agent {spec.agent!r}; --agent takes {AGENT_FORMS}") from None
+
+
+AgentBody = Callable[[MeetingClient], Awaitable[None]]
+
+
+def _in_process_agent(spec: RunSpec, agent: AgentSpec) -> tuple[AgentBody, bool]:
+    """What plays the agent in this process, and whether it wants the persona's audio frames as events."""
+    if agent.kind == "py":
+        return load_py_agent(agent.target), True
+    builtin = _agent(spec)
+    if spec.meeting.turns:
+        builtin.last_turn = min(spec.meeting.turns, len(spec.scenario.turns)) - 1
+    return builtin.run, builtin.listens
+
+
+async def _play(body: AgentBody, client: MeetingClient, faults: AgentFaults) -> None:
+    """Run an in-process agent on its client: its reported failures and a crash are recorded; it leaves the
+    meeting however it ends (a crashed agent's departure is what ends its meeting, as ``agent_error``)."""
+    client.on_error = lambda kind, message, tb: faults.report(kind if kind in AGENT_ERROR_KINDS else "crash",
+                                                              message, tb)
+    try:
+        await body(client)
+    except Exception as exc:  # noqa: BLE001 - the agent's failure is recorded, never the harness's
+        faults.report("crash", f"the agent raised {type(exc).__name__}: {exc}", traceback.format_exc(), fatal=True)
+    finally:
+        await client.leave()
 
 
 async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
                   on_event: Callable[[Any], None] | None = None) -> MeetingResult:
-    """Run one session with a built-in agent over the chosen transport; records into ``spec.folder``."""
+    """Run one session with the agent ``spec.agent`` names (built-in, ``cmd:`` or ``py:``) over the chosen
+    transport; records into ``spec.folder``."""
     # The folder is this process's until the session is written (record, recording, manifest).
     with SessionLock(spec.folder):
         return await _run_one_locked(spec, on_link, on_event)
@@ -120,13 +151,21 @@ async def run_one(spec: RunSpec, on_link: Callable[[Any], None] | None = None,
 
 async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
                           on_event: Callable[[Any], None] | None) -> MeetingResult:
+    agent = resolve_agent(spec.agent, spec.agent_name, check=False)
+    if agent.kind == "cmd" and spec.transport != "webrtc":
+        raise UserError(f"--agent {spec.agent!r}: a cmd: agent joins over WebRTC; use --transport webrtc "
+                        "(py: agents run on both transports)")
+    if spec.transport not in ("inproc", "webrtc"):
+        raise UserError(f"unknown transport {spec.transport!r} (webrtc or inproc)")
     persona_speech, agent_speech = speech_engines(spec.scenario, spec.speech)
-    agent = _agent(spec)
+    faults = AgentFaults()
     options = spec.link
-    mopts = replace(spec.meeting, on_event=on_event or spec.meeting.on_event,
-                    extra_manifest={**spec.meeting.extra_manifest, "agent_kind": "builtin", "speed": spec.speed})
-    if mopts.turns:
-        agent.last_turn = min(mopts.turns, len(spec.scenario.turns)) - 1
+    mopts = replace(spec.meeting, on_event=on_event or spec.meeting.on_event, faults=faults,
+                    extra_manifest={**spec.meeting.extra_manifest, "agent_kind": agent.kind, "agent_spec": agent.spec,
+                                    "speed": spec.speed})
+    if agent.kind == "cmd":
+        return await _run_command(spec, agent, mopts, persona_speech, on_link)
+    body, listens = _in_process_agent(spec, agent)
     if spec.transport == "inproc":
         clock: Clock = ScaledClock(spec.speed) if spec.speed else VirtualClock()
         link = InProcessMeeting(clock, options)
@@ -134,27 +173,62 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
             on_link(link)
 
         async def agent_side() -> None:
-            client = await join_inprocess(link, synthesize=agent_speech.synthesize, receive_audio=agent.listens)
-            await agent.run(client)
+            client = await join_inprocess(link, synthesize=agent_speech.synthesize, receive_audio=listens)
+            await _play(body, client, faults)
 
-        return await _together(run_meeting(link, spec.scenario, spec.agent, spec.folder, clock, persona_speech, mopts),
+        return await _together(run_meeting(link, spec.scenario, agent.name, spec.folder, clock, persona_speech, mopts),
                                agent_side())
-    if spec.transport == "webrtc":
-        wall = WallClock()
-        async with SignalingServer() as server:
-            meeting = server.create_meeting(wall, options)
-            if on_link:
-                on_link(meeting)
+    wall = WallClock()
+    async with SignalingServer() as server:
+        meeting = server.create_meeting(wall, options)
+        if on_link:
+            on_link(meeting)
 
-            async def agent_side_rtc() -> None:
-                client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize,
-                                    receive_audio=agent.listens)
-                await agent.run(client)
+        async def agent_side_rtc() -> None:
+            client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize, receive_audio=listens)
+            await _play(body, client, faults)
 
-            return await _together(
-                run_meeting(meeting, spec.scenario, spec.agent, spec.folder, wall, persona_speech, mopts),
-                agent_side_rtc())
-    raise UserError(f"unknown transport {spec.transport!r} (webrtc or inproc)")
+        return await _together(
+            run_meeting(meeting, spec.scenario, agent.name, spec.folder, wall, persona_speech, mopts),
+            agent_side_rtc())
+
+
+async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, persona_speech: SpeechEngine,
+                       on_link: Callable[[Any], None] | None) -> MeetingResult:
+    """A ``cmd:`` agent's meeting: start the command with the meeting's URL and token, watch it join (or not)
+    and fail (or not), end it after the meeting, and keep what it did in the manifest."""
+    assert mopts.faults is not None
+    wall = WallClock()
+    # The harness's own join timeout is a backstop: the watch ends a meeting whose command did not join.
+    options = replace(spec.link, connect_timeout=spec.join_timeout + 30.0)
+    async with SignalingServer() as server:
+        meeting = server.create_meeting(wall, options)
+        if on_link:
+            on_link(meeting)
+        child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token))
+        try:
+            await child.start()
+        except OSError as exc:
+            raise UserError(f"--agent {agent.spec!r}: cannot start the command: {exc}") from None
+        watch = CommandWatch(child, meeting, mopts.faults, wall, spec.join_timeout)
+        watcher = asyncio.ensure_future(watch.run())
+        try:
+            return await run_meeting(meeting, spec.scenario, agent.name, spec.folder, wall, persona_speech, mopts)
+        finally:
+            watch.meeting_over = True
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+            await child.stop(wall)
+            _note_process(spec.folder, child)
+
+
+def _note_process(folder: Path, child: AgentProcess) -> None:
+    """Add the command's life (exit code, how it ended, output kept) to a written manifest."""
+    files = SessionFolder(folder)
+    manifest = files.read_manifest()
+    if manifest is not None:
+        manifest["agent_process"] = child.manifest_entry()
+        files.write_manifest(manifest)
 
 
 def _die_with_parent(parent: int) -> None:

@@ -46,6 +46,7 @@ from modylbench.channels import (
 from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
 from modylbench.record import (
     AgentDone,
+    AgentError,
     AgentSpeech,
     Attachment,
     ChatMessage,
@@ -63,6 +64,7 @@ from modylbench.record import (
 )
 from modylbench.scenarios import Scenario, briefing, to_public
 from modylbench.simulator._asr import MeetingRecognition, close_recognition, make_recogniser
+from modylbench.simulator._faults import AgentFaults
 
 logger = logging.getLogger(__name__)
 
@@ -256,6 +258,8 @@ class MeetingResult:
     turns_played: int
     detail: str = ""
     media: dict[str, Any] = field(default_factory=dict)
+    agent_errors: list[str] = field(default_factory=list)
+    """The agent's failures (``agent_error`` events), one line each, for the run's output."""
 
 
 @dataclass
@@ -276,6 +280,9 @@ class MeetingOptions:
     """Called with the meeting's shared document once it exists (extra participants, e.g. y-websocket)."""
     asr: str | None = None
     """Recognise the agent's speech segments with this recogniser (``openai/MODEL[@BASE_URL]``; docs/scoring.md)."""
+    faults: AgentFaults | None = None
+    """Where the agent's runner reports its failures; recorded as ``agent_error`` events. A meeting the agent
+    left after a fatal one ends as ``agent_error``."""
 
 
 class AgentEventRecorder:
@@ -438,6 +445,8 @@ async def run_meeting(
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
                           scenario_seed=opts.seed))
+    if opts.faults is not None:
+        opts.faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
     # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
     # an agent that syncs gets them with everything else.
     persona.set_up_deliverables(doc)
@@ -451,8 +460,9 @@ async def run_meeting(
         await link.wait_connected()
     except (TimeoutError, ConnectionError) as exc:
         rec.emit(ErrorEvent(**rec.common(), source="agent", kind="connect", message=str(exc)))
+        reason, detail = await _charge_agent(opts.faults, "agent_disconnected", str(exc))
         await close_recognition(rec.recognition)
-        return _finish(rec, link, manifest, "agent_disconnected", str(exc), 0, pump)
+        return _finish(rec, link, manifest, reason, detail, 0, pump, opts.faults)
     pump_task = asyncio.ensure_future(pump.run())
     forward_task = asyncio.ensure_future(forward())
     try:
@@ -490,6 +500,7 @@ async def run_meeting(
         await _drain(pump_task, clock)
         if reason == "agent_disconnected" and not detail:
             detail = pump.disconnect_reason or ""
+        reason, detail = await _charge_agent(opts.faults, reason, detail)
     except Exception as exc:  # noqa: BLE001 - an infrastructure failure is never charged to the agent
         rec.emit(ErrorEvent(**rec.common(), source="infrastructure", kind=type(exc).__name__, message=str(exc),
                             traceback=traceback.format_exc()))
@@ -501,7 +512,21 @@ async def run_meeting(
         await asyncio.gather(forward_task, pump_task, return_exceptions=True)
         # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
         await close_recognition(rec.recognition)
-    return _finish(rec, link, manifest, reason, detail, played, pump)
+    return _finish(rec, link, manifest, reason, detail, played, pump, opts.faults)
+
+
+async def _charge_agent(faults: AgentFaults | None, reason: str, detail: str) -> tuple[str, str]:
+    """A meeting the agent left because it failed (it crashed, exited, never joined) ends as ``agent_error``,
+    with the failure as its detail; leaving on its own stays ``agent_disconnected``."""
+    if faults is None or reason != "agent_disconnected":
+        return reason, detail
+    if faults.fatal is None and faults.settle is not None:
+        try:
+            await faults.settle()
+        except Exception:  # noqa: BLE001 - a failed check leaves the reason as it was
+            logger.exception("waiting for the agent's runner to settle")
+    fatal = faults.fatal
+    return ("agent_error", fatal["message"]) if fatal is not None else (reason, detail)
 
 
 async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
@@ -515,13 +540,15 @@ async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
 
 
 def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], reason: str, detail: str,
-            played: int, pump: AgentEventRecorder) -> MeetingResult:
+            played: int, pump: AgentEventRecorder, faults: AgentFaults | None = None) -> MeetingResult:
     pump.flush_transcripts()
     rec.snapshot()
     if rec.doc is not None:
         rec.doc.close()  # stops the update sandbox process; the document stays readable
     rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail))  # type: ignore[arg-type]
     rec.writer.close()
+    if faults is not None:
+        faults.close()
     media = _media_stats(link)
     try:
         rec.write_recording()
@@ -539,7 +566,7 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
         "complete": True,
     })
     SessionFolder(rec.folder).write_manifest(manifest)
-    return MeetingResult(rec.folder, reason, played, detail, media)
+    return MeetingResult(rec.folder, reason, played, detail, media, faults.summary() if faults is not None else [])
 
 
 def _media_stats(link: MeetingLink) -> dict[str, Any]:

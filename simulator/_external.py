@@ -1,0 +1,203 @@
+"""``cmd:`` agents: a shell command started for each meeting with the meeting's URL and token in its
+environment, its output kept (bounded) in the session folder, and ended, whatever it does, once the meeting is."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from modylbench.channels import Clock
+from modylbench.record import SessionFolder
+from modylbench.simulator._faults import AgentFaults
+
+logger = logging.getLogger(__name__)
+
+URL_VAR = "MODYLBENCH_URL"
+TOKEN_VAR = "MODYLBENCH_TOKEN"
+MAX_OUTPUT = 10 * 1024 * 1024
+"""Bytes of a command's stdout, and of its stderr, kept in the session folder; the rest is read and dropped."""
+EXIT_GRACE = 3.0
+"""Seconds a command has to exit by itself after the meeting ended (it was sent meeting_end) before SIGTERM."""
+TERM_GRACE = 2.0
+"""Seconds between SIGTERM and SIGKILL."""
+SETTLE = 2.0
+"""Seconds the meeting waits, after the agent left, to learn whether its command failed (exit status)."""
+_READ = 1 << 20
+
+
+class AgentProcess:
+    """One meeting's ``cmd:`` agent: the shell command in its own process group, its stdout and stderr copied
+    to ``agent.stdout.log`` / ``agent.stderr.log`` (at most ``max_output`` bytes each, then a note)."""
+
+    def __init__(self, command: str, folder: Path, env: dict[str, str], max_output: int = MAX_OUTPUT) -> None:
+        self.command = command
+        self.folder = folder
+        self.env = env
+        self.max_output = max_output
+        self.proc: asyncio.subprocess.Process | None = None
+        self.ended_by = ""
+        """How the command ended: exited (by itself), terminated (SIGTERM) or killed (SIGKILL)."""
+        self.captured: dict[str, dict[str, int]] = {}
+        """Per stream: bytes kept and bytes dropped."""
+        self._stderr_tail: deque[bytes] = deque(maxlen=64)
+        self._copiers: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # Its own session (process group): the shell and everything it starts end together.
+        self.proc = await asyncio.create_subprocess_shell(
+            self.command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=self.env, start_new_session=True, limit=_READ)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        files = SessionFolder(self.folder)
+        self._copiers = [asyncio.ensure_future(self._copy(self.proc.stdout, files.agent_stdout)),
+                         asyncio.ensure_future(self._copy(self.proc.stderr, files.agent_stderr, tail=True))]
+        logger.info("started agent command (pid %d): %s", self.proc.pid, self.command)
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.proc is None else self.proc.returncode
+
+    async def wait(self) -> int:
+        assert self.proc is not None
+        return await self.proc.wait()
+
+    def last_stderr_line(self) -> str:
+        """The last non-empty line the command wrote on stderr (for a failure's one-line message)."""
+        text = b"".join(self._stderr_tail).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return lines[-1][:500] if lines else ""
+
+    async def _copy(self, stream: asyncio.StreamReader, path: Path, tail: bool = False) -> None:
+        # Read to the end even past the bound: an agent blocked on a full pipe would look hung.
+        kept = dropped = 0
+        with open(path, "wb") as out:
+            while chunk := await stream.read(_READ):
+                if tail:
+                    self._stderr_tail.append(chunk[-4096:])
+                room = self.max_output - kept
+                if room > 0:
+                    out.write(chunk[:room])
+                    kept += min(room, len(chunk))
+                dropped += max(0, len(chunk) - max(room, 0))
+            if dropped:
+                out.write(f"\n[modylbench: output truncated after {self.max_output} bytes; {dropped} more bytes "
+                          "were read and dropped]\n".encode())
+        self.captured[path.name] = {"kept": kept, "dropped": dropped}
+
+    def _signal_group(self, sig: int) -> None:
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, sig)
+
+    async def stop(self, clock: Clock, grace: float = EXIT_GRACE, term_grace: float = TERM_GRACE) -> None:
+        """End the command: wait ``grace`` for it to exit, then SIGTERM, then SIGKILL, its whole process group;
+        then collect its output. Returns once the process is gone."""
+        if self.proc is None:
+            return
+        if self.proc.returncode is None:
+            self.ended_by = "exited"
+            if not await _within(clock, self.proc.wait(), grace):
+                self.ended_by = "terminated"
+                self._signal_group(signal.SIGTERM)
+                if not await _within(clock, self.proc.wait(), term_grace):
+                    self.ended_by = "killed"
+                    self._signal_group(signal.SIGKILL)
+                    await self.proc.wait()
+        else:
+            self.ended_by = self.ended_by or "exited"
+        # What the shell started and left behind (a background job) goes with it.
+        self._signal_group(signal.SIGKILL)
+        if not await _within(clock, asyncio.gather(*self._copiers, return_exceptions=True), grace + term_grace):
+            for task in self._copiers:  # a stray holder of the pipes outlived SIGKILL (another session)
+                task.cancel()
+            await asyncio.gather(*self._copiers, return_exceptions=True)
+        logger.info("agent command (pid %d) %s with code %s", self.proc.pid, self.ended_by, self.proc.returncode)
+
+    def manifest_entry(self) -> dict[str, Any]:
+        """What ``manifest.json`` keeps about the command's life."""
+        return {"command": self.command, "pid": self.proc.pid if self.proc else None, "exit_code": self.returncode,
+                "ended_by": self.ended_by, "output": {k: dict(v) for k, v in sorted(self.captured.items())}}
+
+
+async def _within(clock: Clock, aw: Any, timeout: float) -> bool:
+    """Await ``aw`` for at most ``timeout`` seconds of ``clock``; False (and ``aw`` cancelled) if it did not finish."""
+    task = asyncio.ensure_future(aw)
+    timer = asyncio.ensure_future(clock.sleep(timeout))
+    try:
+        await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+    if task.done():
+        return True
+    task.cancel()
+    await asyncio.gather(task, timer, return_exceptions=True)
+    return False
+
+
+def command_env(url: str, token: str) -> dict[str, str]:
+    """The command's environment: ours, the meeting's URL and token, and unbuffered Python output."""
+    env = dict(os.environ)
+    env[URL_VAR], env[TOKEN_VAR] = url, token
+    env.setdefault("PYTHONUNBUFFERED", "1")  # a Python agent's log reaches the file as it is written
+    return env
+
+
+class CommandWatch:
+    """Turns what the command does before and during the meeting into ``agent_error`` reports: it exits before
+    joining, does not join within ``join_timeout``, or exits with an error while the meeting is on."""
+
+    def __init__(self, child: AgentProcess, meeting: Any, faults: AgentFaults, clock: Clock,
+                 join_timeout: float) -> None:
+        self.child, self.meeting, self.faults, self.clock = child, meeting, faults, clock
+        self.join_timeout = join_timeout
+        self.meeting_over = False
+        self._seen_exit = asyncio.Event()
+        faults.settle = self.settle
+
+    def _why(self, rc: int, when: str) -> str:
+        line = self.child.last_stderr_line()
+        how = f"was killed by signal {-rc}" if rc < 0 else f"exited with code {rc}"
+        return (f"the agent's command {how} {when}; "
+                + (f"its last stderr line: {line}" if line else "it wrote nothing on stderr"))
+
+    async def run(self) -> None:
+        joined = asyncio.ensure_future(self.meeting.wait_connected())
+        exited = asyncio.ensure_future(self.child.wait())
+        timer = asyncio.ensure_future(self.clock.sleep(self.join_timeout))
+        try:
+            await asyncio.wait({joined, exited, timer}, return_when=asyncio.FIRST_COMPLETED)
+            if not joined.done() or joined.exception() is not None:
+                if exited.done():
+                    rc = exited.result()
+                    self.faults.report("crash" if rc else "exited", self._why(rc, "before joining the meeting"),
+                                       fatal=True)
+                    self._seen_exit.set()
+                    await self.meeting.close("agent_error")
+                    return
+                if not joined.done():
+                    self.faults.report("no_join", f"the agent's command did not join the meeting within "
+                                                  f"{self.join_timeout:g} s (it is still running)", fatal=True)
+                    await self.meeting.close("agent_error")
+                    return
+            rc = await exited
+            if not self.meeting_over and rc != 0:
+                self.faults.report("crash", self._why(rc, "during the meeting"), fatal=True)
+            self._seen_exit.set()
+        finally:
+            for task in (joined, timer):
+                task.cancel()
+            await asyncio.gather(joined, timer, return_exceptions=True)
+            exited.cancel()
+            await asyncio.gather(exited, return_exceptions=True)
+
+    async def settle(self) -> None:
+        """The agent left: give its process a moment to exit, so that a crash is charged as one."""
+        await _within(self.clock, self._seen_exit.wait(), SETTLE)
+
