@@ -24,7 +24,7 @@ from modylbench.scoring._mutations import classify_mutations
 from modylbench.scoring.report._charts import dimension_chart, edits_chart, timeline_chart
 from modylbench.scoring.report._compare import basis_of, unequal
 from modylbench.scoring.report._content import render_content
-from modylbench.scoring.report._format import cell, esc, fmt, mmss, nice, score_class
+from modylbench.scoring.report._format import cell, esc, fmt, mmss, nice, numbers_in, score_class
 from modylbench.scoring.report._media import (
     MAX_FILE_EMBED,
     THUMB_WIDTH,
@@ -456,7 +456,7 @@ def _product_block(
             desc = criteria[c.criterion_id].description if c.criterion_id in criteria else ""
             out.append(
                 f'<tr class="{"ok" if c.passed else "ko"}"><td>{"✓" if c.passed else "✗"}</td>'
-                f"<td>{esc(c.criterion_id)}</td><td>{esc(desc)}</td><td>{esc(c.reason)}</td>"
+                f"<td>{esc(c.criterion_id)}</td><td>{esc(desc)}</td><td>{esc(numbers_in(c.reason))}</td>"
                 f"<td>{'yes' if c.required else 'no'}</td></tr>"
             )
         out.append("</table></div>")
