@@ -56,12 +56,15 @@ class UnscoredError(AssertionError):
 class Check:
     """The outcome of an assertion helper: true or false, with a message that says why.
 
-    ``assert result.turn(0).stated("ev_headline")`` shows the message when it fails; outside pytest's
-    assertion rewriting, ``.expect()`` raises an AssertionError carrying it.
+    ``assert result.turn(0).stated("ev_headline")`` shows the one-line message when it fails (pytest prints
+    the repr); ``.expect()`` raises an AssertionError with the message and the full detail.
     """
 
     ok: bool
     message: str
+    """One line: what passed or failed, and the gist of why (pytest shows it)."""
+    detail: str = ""
+    """The whole story, several lines: every expected fact and what the agent said."""
 
     def __bool__(self) -> bool:
         return self.ok
@@ -69,12 +72,13 @@ class Check:
     def __repr__(self) -> str:
         return ("passed: " if self.ok else "FAILED: ") + self.message
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return repr(self) + ("\n" + self.detail if self.detail else "")
 
     def expect(self) -> Check:
-        """Raise AssertionError(message) when the check failed; return the check otherwise."""
+        """Raise AssertionError(message and detail) when the check failed; return the check otherwise."""
         if not self.ok:
-            raise AssertionError(self.message)
+            raise AssertionError(self.message + ("\n" + self.detail if self.detail else ""))
         return self
 
 
@@ -100,6 +104,10 @@ def _value(f: FactEvidence) -> str:
     v = f.fact.value
     shown = f"{v:g}" if isinstance(v, float) else str(v)
     return f"{shown} {f.fact.unit}".strip()
+
+
+def _mark(f: FactEvidence) -> str:
+    return f"{f.fact.id} {('✓ hedged' if f.hedged else '✓') if f.stated else '✗'}"
 
 
 def _fact_line(f: FactEvidence) -> str:
@@ -183,8 +191,10 @@ class TurnResult:
         for f in self.facts:
             if f.fact.id == fact_id:
                 return f
-        raise KeyError(f"turn {self.index} expects no fact {fact_id!r}; its facts: "
-                       f"{', '.join(self.expected_facts) or 'none'}")
+        raise KeyError(
+            f"turn {self.index} expects no fact {fact_id!r}; its facts: "
+            f"{', '.join(self.expected_facts) or 'none'}"
+        )
 
     def stated(self, *fact_ids: str, hedged_ok: bool = True) -> Check:
         """Whether the agent stated every one of these expected facts in this turn (all of them when none
@@ -193,20 +203,48 @@ class TurnResult:
         if not wanted:
             return Check(False, f"turn {self.index} has no expected facts to state")
         missing = [f for f in wanted if not f.stated or (f.hedged and not hedged_ok)]
-        names = ", ".join(f.fact.id for f in wanted)
-        if not missing:
-            return Check(True, f"turn {self.index} stated {names}")
-        lines = [f"turn {self.index} did not state {', '.join(f.fact.id for f in missing)}"
-                 + (" firmly" if not hedged_ok and all(f.stated for f in missing) else ""),
-                 f"expected facts of turn {self.index}:"]
-        lines += [f"  {_fact_line(f)}" for f in self.facts]
-        lines.append(f"the agent said: {_quote(self.said) if self.said.strip() else '(nothing)'}")
+        lines = [
+            f"expected facts of turn {self.index}:",
+            *(f"  {_fact_line(f)}" for f in self.facts),
+            f"the agent said: {_quote(self.said) if self.said.strip() else '(nothing)'}",
+        ]
         if self.chat:
             lines.append(f"chat: {_quote(' | '.join(self.chat))}")
-        return Check(False, "\n".join(lines))
+        detail = "\n".join(lines)
+        facts = f"{len(self.stated_facts)}/{len(self.facts)} facts stated: {', '.join(_mark(f) for f in self.facts)}"
+        if not missing:
+            return Check(
+                True, f"turn {self.index} stated {', '.join(f.fact.id for f in wanted)} ({facts})", detail
+            )
+        firmly = " firmly" if not hedged_ok and all(f.stated for f in missing) else ""
+        return Check(
+            False,
+            f"turn {self.index} did not state {', '.join(f.fact.id for f in missing)}{firmly} "
+            f"({facts}); said {self._gist()}",
+            detail,
+        )
+
+    def _gist(self, limit: int = 80) -> str:
+        if self.said.strip():
+            return _quote(self.said, limit)
+        return "nothing" + (f", chat {_quote(' | '.join(self.chat), limit)}" if self.chat else "")
 
     def __repr__(self) -> str:
-        head = f"Turn {self.index}{' of ' + self.label if self.label else ''}"
+        score = (
+            "unscored"
+            if self.scored is None or self.scored.score is None
+            else f"score {self.scored.score:.2f}"
+        )
+        facts = f", facts {len(self.stated_facts)}/{len(self.facts)}" if self.facts else ""
+        flags = f", flags {','.join(self.flags)}" if self.flags else ""
+        return f"Turn({self.index}: {score}{facts}{flags}, said {self._gist(60)})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, label: bool = True) -> str:
+        """Several lines: the scores, what the persona said, what the agent said, each fact, the edits."""
+        head = f"Turn {self.index}{' of ' + self.label if label and self.label else ''}"
         if self.scored is not None and self.scored.score is not None:
             dims = ", ".join(f"{k} {v:.1f}" for k, v in self.scored.dimensions.items())
             head += f": score {self.scored.score:.2f} ({dims})"
@@ -217,13 +255,13 @@ class TurnResult:
         lines.append(f"  said: {_quote(self.said) if self.said.strip() else '(nothing)'}")
         if self.chat:
             lines.append(f"  chat: {_quote(' | '.join(self.chat))}")
-        if self.facts:
-            lines.append("  facts: " + "; ".join(
-                f"{f.fact.id} {'stated' + (' (hedged)' if f.hedged else '') if f.stated else 'NOT stated'}"
-                for f in self.facts))
+        lines += [f"  fact {_fact_line(f)}" for f in self.facts]
         if self.mutations:
-            lines.append(f"  edits: {len(self.mutations)} ("
-                         + ", ".join(sorted({f'{m.mutation_type} {m.product_id}' for m in self.mutations})) + ")")
+            lines.append(
+                f"  edits: {len(self.mutations)} ("
+                + ", ".join(sorted({f"{m.mutation_type} {m.product_id}" for m in self.mutations}))
+                + ")"
+            )
         return "\n".join(lines)
 
 
@@ -255,9 +293,14 @@ class MeetingRun:
         for t in self.scenario.turns[: self.turns_played]:
             resp = by_index.get(t.turn_index)
             self._turns[t.turn_index] = TurnResult(
-                index=t.turn_index, human=t.human_utterance, response=resp, scored=scored.get(t.turn_index),
+                index=t.turn_index,
+                human=t.human_utterance,
+                response=resp,
+                scored=scored.get(t.turn_index),
                 facts=facts_stated(self.scenario, t.turn_index, resp),
-                mutations=[m for m in trajectory if m.turn_index == t.turn_index], label=label)
+                mutations=[m for m in trajectory if m.turn_index == t.turn_index],
+                label=label,
+            )
 
     @property
     def card(self) -> ScenarioScore:
@@ -269,8 +312,10 @@ class MeetingRun:
         """The meeting's modylbench_score (1..10; a slice scores its journey alone); UnscoredError when the
         scorer could not give one."""
         if self.card.modylbench_score is None:
-            raise UnscoredError(f"{self.scenario.scenario_id} × {self.agent} has no score "
-                                f"({'; '.join(self.card.unscored) or 'unscored'})")
+            raise UnscoredError(
+                f"{self.scenario.scenario_id} × {self.agent} has no score "
+                f"({'; '.join(self.card.unscored) or 'unscored'})"
+            )
         return self.card.modylbench_score
 
     @property
@@ -328,8 +373,10 @@ class MeetingRun:
         for p in self.card.products:
             if p.product_id == product_id:
                 return p
-        raise KeyError(f"no scored product {product_id!r}; scored: "
-                       f"{', '.join(str(p.product_id) for p in self.card.products) or 'none (a slice has none)'}")
+        raise KeyError(
+            f"no scored product {product_id!r}; scored: "
+            f"{', '.join(str(p.product_id) for p in self.card.products) or 'none (a slice has none)'}"
+        )
 
     @property
     def agent_errors(self) -> list[Any]:
@@ -346,8 +393,10 @@ class MeetingRun:
         hit = self._turns.get(index)
         if hit is None:
             played = f"turns 0–{self.turns_played - 1}" if self.turns_played else "no turns"
-            raise IndexError(f"turn {index} was not played: the meeting played {played} "
-                             f"(termination: {self.termination_reason})")
+            raise IndexError(
+                f"turn {index} was not played: the meeting played {played} "
+                f"(termination: {self.termination_reason})"
+            )
         return hit
 
     @property
@@ -355,22 +404,33 @@ class MeetingRun:
         """The session's HTML report (written unless ``report=False``)."""
         return self.folder / "report.html"
 
-    def __repr__(self) -> str:
+    def _headline(self) -> str:
         card = self.card
         score = "unscored" if card.modylbench_score is None else f"score {card.modylbench_score:.2f}"
-        lines = [f"MeetingRun({self.scenario.scenario_id} × {self.agent} over {self.transport}: "
-                 f"{self.termination_reason} after {self.turns_played} turns, {score}"
-                 f"{' ' + card.tier if card.tier else ''})"]
+        n = len(self.agent_errors)
+        errors = f", {n} agent error{'s' if n != 1 else ''}" if n else ""
+        return (
+            f"{self.scenario.scenario_id} × {self.agent} over {self.transport}: {self.termination_reason} "
+            f"after {self.turns_played} turns, {score}{' ' + card.tier if card.tier else ''}{errors}"
+        )
+
+    def __repr__(self) -> str:
+        return f"MeetingRun({self._headline()})"
+
+    def __str__(self) -> str:
+        lines = [self._headline()]
         for place, flags in self._flag_sources():
             if flags:
                 lines.append(f"  flags on {place}: {', '.join(flags)}")
         for t in self.turns:
-            s = "unscored" if t.scored is None or t.scored.score is None else f"{t.scored.score:.2f}"
-            facts = f", facts {len(t.stated_facts)}/{len(t.facts)}" if t.facts else ""
-            lines.append(f"  turn {t.index}: {s}{facts}, said {_quote(t.said, 100) if t.said.strip() else '(nothing)'}")
+            lines += ["  " + line for line in t.describe(label=False).splitlines()]
         for e in self.errors:
-            lines.append(f"  {getattr(e, 'event', 'error')} {getattr(e, 'kind', '')}: {getattr(e, 'message', '')}")
+            lines.append(
+                f"  {getattr(e, 'event', 'error')} {getattr(e, 'kind', '')}: {getattr(e, 'message', '')}"
+            )
         lines.append(f"  folder: {self.folder}")
+        if self.report.exists():
+            lines.append(f"  report: {self.report}")
         return "\n".join(lines)
 
 
@@ -382,10 +442,14 @@ def agent_spec(agent: str | Callable[..., Any]) -> str:
         module, qualname = getattr(agent, "__module__", None), getattr(agent, "__qualname__", "")
         if module and module != "__main__" and "<locals>" not in qualname:
             return f"py:{module}:{qualname}"
-        raise UserError(f"agent {qualname or agent!r}: pass a module-level async function (importable as "
-                        "py:MODULE:FUNCTION), not one defined in __main__ or inside a function")
-    raise UserError(f"agent {agent!r}: expected a built-in name, 'py:MODULE:FUNCTION', 'cmd:COMMAND' or an "
-                    "async def FUNCTION(client)")
+        raise UserError(
+            f"agent {qualname or agent!r}: pass a module-level async function (importable as "
+            "py:MODULE:FUNCTION), not one defined in __main__ or inside a function"
+        )
+    raise UserError(
+        f"agent {agent!r}: expected a built-in name, 'py:MODULE:FUNCTION', 'cmd:COMMAND' or an "
+        "async def FUNCTION(client)"
+    )
 
 
 async def run_meeting_async(
@@ -417,7 +481,9 @@ async def run_meeting_async(
         played = scenario
         scenarios = {scenario.scenario_id: scenario}
     else:
-        scenarios = await asyncio.to_thread(load_all, tuple(Path(p) for p in scenario_files), seed, [scenario])
+        scenarios = await asyncio.to_thread(
+            load_all, tuple(Path(p) for p in scenario_files), seed, [scenario]
+        )
         played = pick(scenarios, scenario)
     base = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="modylbench-test-"))
     first = folder = _folder_for(base, played.scenario_id, resolved.name, None, seed)
@@ -425,12 +491,26 @@ async def run_meeting_async(
     while folder.exists():  # the same meeting twice in one test: a folder each
         n += 1
         folder = first.with_name(f"{first.name}__{n}")
-    spec = RunSpec(played, spec_str, folder, transport, speed=speed, speech=speech,
-                   meeting=MeetingOptions(turns=turns, judges=panel, seed=seed),
-                   link=LinkOptions(captions=captions), agent_name=agent_name)
+    spec = RunSpec(
+        played,
+        spec_str,
+        folder,
+        transport,
+        speed=speed,
+        speech=speech,
+        meeting=MeetingOptions(turns=turns, judges=panel, seed=seed),
+        link=LinkOptions(captions=captions),
+        agent_name=agent_name,
+    )
     result = await run_one(spec)
-    logger.info("%s × %s: %s after %d turns → %s", played.scenario_id, spec_str, result.termination_reason,
-                result.turns_played, folder)
+    logger.info(
+        "%s × %s: %s after %d turns → %s",
+        played.scenario_id,
+        spec_str,
+        result.termination_reason,
+        result.turns_played,
+        folder,
+    )
     # Scoring reads only the saved record, as replay does; blocking work goes to a thread.
     card = await asyncio.to_thread(score_session, folder, scenarios, panel)
     if report:
@@ -438,8 +518,16 @@ async def run_meeting_async(
     responses, as_played = await asyncio.to_thread(responses_for, folder, scenarios)
     events = (await asyncio.to_thread(read_record, folder)).events
     errors = [e for e in events if getattr(e, "event", "") in ("error", "agent_error")]
-    return MeetingRun(folder=folder, agent=spec_str, transport=transport, meeting=result, scenario=as_played,
-                      responses=responses, scorecard=card, errors=errors)
+    return MeetingRun(
+        folder=folder,
+        agent=spec_str,
+        transport=transport,
+        meeting=result,
+        scenario=as_played,
+        responses=responses,
+        scorecard=card,
+        errors=errors,
+    )
 
 
 def run_meeting(scenario: str | Scenario, agent: str | Callable[..., Any], **options: Any) -> MeetingRun:
@@ -458,8 +546,10 @@ def run_meeting(scenario: str | Scenario, agent: str | Callable[..., Any], **opt
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(run_meeting_async(scenario, agent, **options))
-    raise RuntimeError("run_meeting() was called inside a running event loop (an async test?): "
-                       "use `await run_meeting_async(...)` or `await meeting.arun(...)` there")
+    raise RuntimeError(
+        "run_meeting() was called inside a running event loop (an async test?): "
+        "use `await run_meeting_async(...)` or `await meeting.arun(...)` there"
+    )
 
 
 class Meetings:
@@ -473,23 +563,29 @@ class Meetings:
         self.runs: list[MeetingRun] = []
         """Every meeting run so far, in order."""
 
-    def _args(self, agent: str | Callable[..., Any] | None, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    def _args(
+        self, agent: str | Callable[..., Any] | None, options: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any]]:
         chosen = agent if agent is not None else self.agent
         if chosen is None:
-            raise UserError("no agent: pass agent='py:MODULE:FUNCTION' (or a built-in name, or 'cmd:COMMAND'), "
-                            "or run pytest with --modylbench-agent SPEC")
+            raise UserError(
+                "no agent: pass agent='py:MODULE:FUNCTION' (or a built-in name, or 'cmd:COMMAND'), "
+                "or run pytest with --modylbench-agent SPEC"
+            )
         return chosen, {"out": self.out, **self.defaults, **options}
 
-    def run(self, scenario: str | Scenario, agent: str | Callable[..., Any] | None = None,
-            **options: Any) -> MeetingRun:
+    def run(
+        self, scenario: str | Scenario, agent: str | Callable[..., Any] | None = None, **options: Any
+    ) -> MeetingRun:
         """``run_meeting`` into this folder; see its options (turns, transport, seed, judges, …)."""
         chosen, opts = self._args(agent, options)
         result = run_meeting(scenario, chosen, **opts)
         self.runs.append(result)
         return result
 
-    async def arun(self, scenario: str | Scenario, agent: str | Callable[..., Any] | None = None,
-                   **options: Any) -> MeetingRun:
+    async def arun(
+        self, scenario: str | Scenario, agent: str | Callable[..., Any] | None = None, **options: Any
+    ) -> MeetingRun:
         """``run`` for async tests."""
         chosen, opts = self._args(agent, options)
         result = await run_meeting_async(scenario, chosen, **opts)
