@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import os
+import traceback
 from typing import Any, cast
 
 from modylbench.agents._client import MeetingClient
@@ -127,8 +128,11 @@ class BuiltinAgent:
             await self.respond(turn_index)
         except ConnectionError:
             return
-        except Exception:  # noqa: BLE001 - a failed answer is a silent turn, logged, not a crash
+        except Exception as exc:  # noqa: BLE001 - a failed answer is a silent turn, recorded, not a crash
             logger.exception("%s agent failed to answer turn %d", self.name, turn_index)
+            if self.client is not None:
+                self.client.report_error("crash", f"turn {turn_index}: {type(exc).__name__}: {exc}",
+                                         traceback.format_exc())
 
     async def respond(self, turn_index: int) -> None:
         """Answer turn ``turn_index`` (subclasses)."""
@@ -378,11 +382,18 @@ class LLMAgent(BuiltinAgent):
         try:
             resp = await client.chat.completions.create(
                 model=self.model, messages=cast(Any, self.messages), tools=cast(Any, self.TOOLS))
-        except Exception as exc:  # noqa: BLE001 - a failed call is a silent turn, not a crash
-            logger.warning("llm agent call failed: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - a failed call is a silent turn, recorded, not a crash
+            self.client.report_error("model_error", f"turn {turn_index}: the call to {self.model}"
+                                     f"{' at ' + self.base_url if self.base_url else ''} failed: "
+                                     f"{type(exc).__name__}: {exc}")
             await self.client.done(turn_index)
             return
-        msg = resp.choices[0].message
+        msg = resp.choices[0].message if resp.choices else None
+        if msg is None or not (msg.content or msg.tool_calls):
+            self.client.report_error("empty_answer", f"turn {turn_index}: {self.model} answered nothing "
+                                     "(no text, no tool calls)")
+            await self.client.done(turn_index)
+            return
         self.messages.append({"role": "assistant", "content": msg.content or "",
                               "tool_calls": [tc.model_dump() for tc in (msg.tool_calls or [])] or None})
         spoken: list[str] = [msg.content] if msg.content else []

@@ -15,6 +15,7 @@ from pycrdt import Doc
 
 from modylbench.record._doc import TrajectoryBuilder, products_json, products_root
 from modylbench.record._events import (
+    AgentError,
     AgentSpeech,
     ChatMessage,
     DocSnapshot,
@@ -95,6 +96,12 @@ def _ms(t: float | None, ref: float | None) -> float | None:
     if t is None or ref is None:
         return None
     return max(0.0, (t - ref) * 1000.0)
+
+
+def _agent_errors(events: list[Any]) -> list[dict[str, Any]]:
+    """The record's ``agent_error`` events as plain entries (turn, kind, message, fatal), in order."""
+    return [{"turn_index": e.turn_index, "kind": e.kind, "message": e.message, "fatal": e.fatal}
+            for e in events if isinstance(e, AgentError)]
 
 
 def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: int | None = None,
@@ -225,7 +232,9 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         mutation_trajectory=mutations,
         measurements={"turns": per_turn, "doc_updates": sum(1 for e in evs if isinstance(e, DocUpdate)),
                       "speech": speech_summary([turns[i].speech for i in sorted(turns)], bool(heard),
-                                               words_per_second)},
+                                               words_per_second),
+                      # The agent's failures (agent_error events); present only when there were some.
+                      **({"agent_errors": errors} if (errors := _agent_errors(evs)) else {})},
         termination_reason=end_reason,
         # Turns are played in order from 0, so the turns started are the first len(started) of the script.
         turns_played=len(started),

@@ -26,7 +26,7 @@ from modylbench.scoring._models import (
 from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
 from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
-from modylbench.scoring._scorecard import aggregate, score, score_async
+from modylbench.scoring._scorecard import AGENT_ERROR_FLAG, aggregate, score, score_async
 from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
 from modylbench.scoring.report import build_report, write_report
 
@@ -34,6 +34,7 @@ __all__ = [
     "AsrSpecError",
     "Heard",
     "SpeechRecogniser",
+    "AGENT_ERROR_FLAG",
     "INCOMPLETE_EXIT",
     "MUTATION_TAGS",
     "PRODUCT_DIMENSIONS",

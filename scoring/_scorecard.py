@@ -39,6 +39,9 @@ from modylbench.scoring._mutations import compute_metrics
 
 logger = logging.getLogger(__name__)
 
+AGENT_ERROR_FLAG = "agent_error"
+"""Scenario flag: the record holds ``agent_error`` events (responses ``measurements.agent_errors``)."""
+
 
 @dataclass
 class _Run:
@@ -388,6 +391,10 @@ def _finish(
     if reason is not None and reason != "completed":
         # The reason itself (agent_disconnected, timeout, infrastructure_error ...) is the specific flag.
         flags += ["ended_early", reason]
+    measured = run.responses.measurements or {}
+    if measured.get("agent_errors") and AGENT_ERROR_FLAG not in flags:
+        # The agent failed (its model unreachable, a crash, no join): the score measures that failure.
+        flags.append(AGENT_ERROR_FLAG)
     if sc.expected_mutations and run.metrics.source == "none":
         flags.append("no_trajectory")
     speech = _speech(run.responses, turns)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import shutil
 import sys
 import time
@@ -15,8 +16,7 @@ from typing import Any
 import click
 
 from modylbench.record import SessionFolder
-from modylbench.scenarios import MAX_ID_CHARS
-from modylbench.scoring import INCOMPLETE_EXIT
+from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
     asr_option,
     check_asr,
@@ -32,8 +32,13 @@ from modylbench.simulator._progress import forwarding, progress_options, reporte
 
 logger = logging.getLogger(__name__)
 
+AGENT_ERROR_EXIT = 4
+"""``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
+
+
 def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
-    safe_agent = agent.replace("/", "_").replace("@", "_").replace(":", "_")
+    # The agent's name (built-in spec, --agent-name or a derived one) made safe as one path component.
+    safe_agent = re.sub(r"[^A-Za-z0-9._-]", "_", agent)
     name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
             + (f"__t{trial}" if trial is not None else ""))
     return out / name
@@ -41,9 +46,18 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 
 @click.command("run")
 @click.argument("scenario_ids", nargs=-1, required=True, metavar="SCENARIO...")
-@click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True,
-              help="Built-in agent: oracle, null, polite, verbose, injector, final-dump, llm[/MODEL[@BASE_URL]]. "
-                   "Repeatable.")
+@click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True, metavar="AGENT",
+              help="The agent under test; repeatable. A built-in: oracle, null, polite, verbose, injector, "
+                   "final-dump, llm[/MODEL[@BASE_URL]]; 'cmd:COMMAND': your program in any language, run through "
+                   "the shell for each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set (webrtc only; its "
+                   "output goes to agent.stdout.log/agent.stderr.log in the session folder); "
+                   "'py:MODULE:FUNCTION': `async def FUNCTION(client)` on the Python SDK, run in-process once per "
+                   "meeting (both transports; the current folder is importable).")
+@click.option("--agent-name", "agent_names", multiple=True, metavar="NAME",
+              help="The agent's name in folders and the scorecard (model_id): one per --agent, in order "
+                   "(default: the built-in's name, or one made from the command or module).")
+@click.option("--join-timeout", type=click.FloatRange(min=1), default=60, show_default=True,
+              help="cmd: agents: seconds the command has to join before its meeting ends as agent_error.")
 @click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
               help="webrtc: real peers over loopback in real time; inproc: in-memory, time-compressed.")
 @click.option("--turns", type=click.IntRange(min=1), default=None, help="Play only the first N turns.")
@@ -67,8 +81,9 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
-        progress_json: bool, asr: str | None) -> None:
-    """Run live meetings with built-in agents, record each, score it and print the summary.
+        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float) -> None:
+    """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
+    and print the summary.
 
     Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
     recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json
@@ -76,6 +91,10 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
+    An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
+    recorded as agent_error events and flagged in the scorecard.
+    Exit codes: 0 done; 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session
+    of an agent failed (flag agent_error).
     """
     from modylbench.channels import LinkOptions
     from modylbench.simulator._runner import RunSpec, session_complete
@@ -89,19 +108,18 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
-    for agent in agents:
-        if len(agent) > MAX_ID_CHARS:
-            raise UserError(f"--agent {agent[:40]!r}...: an agent name is at most {MAX_ID_CHARS} characters")
+    resolved = _resolve_agents(agents, agent_names, transport)
     specs: list[RunSpec] = []
     for sc in chosen:
-        for agent in agents:
+        for agent in resolved:
             for trial in range(trials):
-                folder = _folder_for(out, sc.scenario_id, agent, trial if trials > 1 else None, seed)
+                folder = _folder_for(out, sc.scenario_id, agent.name, trial if trials > 1 else None, seed)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
-                specs.append(RunSpec(sc, agent, folder, transport, speed=speed, speech=speech,
+                specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
-                                     link=LinkOptions(captions=not no_captions)))
+                                     link=LinkOptions(captions=not no_captions), agent_name=agent.name,
+                                     join_timeout=join_timeout))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
     todo = []
@@ -118,6 +136,27 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
                   total=reporter.total)
     _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json")
+
+
+def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: str) -> list[Any]:
+    """The --agent values resolved (one-line errors: unknown built-in, bad py: target, cmd: over inproc), each
+    with its --agent-name."""
+    from modylbench.simulator._agentspec import resolve_agent
+
+    if names and len(names) != len(agents):
+        raise UserError(f"--agent-name: give one name per --agent, in order ({len(agents)} --agent, "
+                        f"{len(names)} --agent-name)")
+    resolved = [resolve_agent(a, names[i] if names else None) for i, a in enumerate(agents)]
+    for a in resolved:
+        if a.kind == "cmd" and transport != "webrtc":
+            raise UserError(f"--agent {a.spec!r}: a cmd: agent joins over WebRTC; use --transport webrtc "
+                            "(py: agents run on both transports)")
+    seen: dict[str, str] = {}
+    for a in resolved:
+        if seen.setdefault(a.name, a.spec) != a.spec:
+            raise UserError(f"--agent {seen[a.name]!r} and --agent {a.spec!r} have the same name {a.name!r}; "
+                            "tell them apart with --agent-name")
+    return resolved
 
 
 def _clear_for_rerun(folder: Path) -> None:
@@ -172,7 +211,9 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
                 raise
             reporter.emit("session_finished", task, termination_reason=result.termination_reason,
                           turns_played=result.turns_played, wall_s=round(time.monotonic() - t0, 3),
-                          folder=str(spec.folder))
+                          folder=str(spec.folder), agent_errors=result.agent_errors)
+            for line in result.agent_errors:  # an agent's failure is never silent, whatever the display
+                click.echo(f"{fields['label']}: {line}", err=True)
 
     try:
         with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
@@ -222,9 +263,23 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
         click.echo(f"report:    {files.report}", err=to_stderr)
+    failed = _failed_agents(total)
+    for model_id in failed:
+        click.echo(f"error: every session of agent {model_id!r} recorded an agent failure (flag {AGENT_ERROR_FLAG}); "
+                   "see the agent_error lines above and record.jsonl", err=True)
+    if failed:
+        sys.exit(AGENT_ERROR_EXIT)
     if total.incomplete:
         # Judges left items unscored (an outage): the sessions are kept; scoring again resumes from the cache.
         sys.exit(INCOMPLETE_EXIT)
+
+
+def _failed_agents(card: Any) -> list[str]:
+    """Agents every one of whose sessions carries the agent_error flag."""
+    by_model: dict[str, list[bool]] = {}
+    for entry in card.scenarios:
+        by_model.setdefault(entry.model_id, []).append(AGENT_ERROR_FLAG in entry.flags)
+    return sorted(m for m, flagged in by_model.items() if flagged and all(flagged))
 
 
 @click.command("replay")

@@ -47,7 +47,7 @@ def session_task(spec: Any) -> tuple[str, dict[str, Any]]:
     sc = spec.scenario
     turns = min(spec.meeting.turns or len(sc.turns), len(sc.turns))
     return spec.folder.name, {
-        "label": f"{sc.scenario_id} × {spec.agent}",
+        "label": f"{sc.scenario_id} × {spec.agent_name or spec.agent}",
         "scenario_id": sc.scenario_id,
         "agent": spec.agent,
         "transport": spec.transport,
