@@ -167,6 +167,11 @@ class SpeechRecogniser:
             self.last_failure = heard.reason or ""
         return heard
 
+    async def prepare(self) -> None:
+        """Import the client and build it now: the import alone holds the GIL for most of a second, which in
+        a meeting's recognition thread made persona audio frames late (20 frames, up to 236 ms)."""
+        self._get_client()
+
     def _get_client(self) -> object:
         import openai
 

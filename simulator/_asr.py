@@ -79,6 +79,9 @@ class MeetingRecognition:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="asr", daemon=True)
         self._thread.start()
+        # Before the meeting's clock matters (as the persona prepares its speech): the client's import and
+        # set-up are CPU work that would otherwise compete with media pacing when the first segment closes.
+        asyncio.run_coroutine_threadsafe(recogniser.prepare(), self._loop).result(timeout=60)
 
     def segment(self, event: AgentSpeech) -> None:
         """Number a recorded segment and, when it has audio, send it for recognition (returns at once)."""
