@@ -221,3 +221,40 @@ def test_report_json_stream_on_stdout(tmp_path: Path) -> None:
     assert [(e["event"], e["done"], e["total"], e["what"]) for e in events] == [
         ("report_progress", 1, 1, "runs drawn")
     ]
+
+
+def test_run_json_stream_follows_a_real_meeting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from modylbench.simulator.cli import exit_code
+
+    args = [
+        "run",
+        "financial_analyst_lbo_model",
+        "--transport",
+        "inproc",
+        "--turns",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--json",
+    ]
+    assert exit_code(args) == 0
+    out = capsys.readouterr().out
+    events = [json.loads(line) for line in out.splitlines()]  # stdout holds only the stream
+    task = "financial_analyst_lbo_model__oracle"
+    assert [(e["event"], e.get("turn")) for e in events] == [
+        ("run_started", None),
+        ("session_started", None),
+        ("turn_started", 0),
+        ("turn_ended", 0),
+        ("turn_started", 1),
+        ("turn_ended", 1),
+        ("session_finished", None),
+        ("run_finished", None),
+    ]
+    assert all(e.get("task") == task for e in events[1:-1])
+    assert events[-2]["termination_reason"] == "max_turns" and events[-2]["turns_played"] == 2
+    # Run again: the complete session is skipped, and the stream says so.
+    assert exit_code(args) == 0
+    again = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["event"] for e in again] == ["run_started", "session_skipped", "run_finished"]
+    assert again[-1]["skipped"] == 1
