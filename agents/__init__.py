@@ -2,6 +2,7 @@
 the persona says, shows and sends as async events, and speak, chat, send files, edit the doc, say done."""
 
 from modylbench.agents._client import MeetingClient, join, join_inprocess
+from modylbench.agents._doc import AgentDoc
 from modylbench.agents._reference import AGENTS, BuiltinAgent, make_agent
 from modylbench.channels import (
     AudioReceived,
@@ -25,6 +26,7 @@ from modylbench.channels import (
 
 __all__ = [
     "AGENTS",
+    "AgentDoc",
     "BuiltinAgent",
     "make_agent",
     "AudioReceived",

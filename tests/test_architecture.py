@@ -18,6 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "channels": {"scenarios", "record"},
     "personas": {"scenarios", "record", "channels"},
     "agents": {"scenarios", "record", "channels", "personas"},
+    "integrations": {"scenarios", "record", "channels", "personas", "agents"},
     "simulator": {"scenarios", "record", "channels", "personas", "agents", "scoring"},
 }
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["scenarios", "record", "channels", "personas", "agents", "simulator", "scoring"]
+PACKAGES = ["scenarios", "record", "channels", "personas", "agents", "integrations", "simulator", "scoring"]
 
 
 def _tool(name: str) -> str:

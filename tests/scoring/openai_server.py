@@ -1,11 +1,12 @@
-"""A real local HTTP server speaking the OpenAI chat-completions API, playing scripted answers."""
+"""A real local HTTP server speaking the OpenAI chat-completions API, playing scripted answers: plain JSON, or
+server-sent events when the request asks for ``stream`` (text and tool calls in deltas, as OpenAI sends them)."""
 
 from __future__ import annotations
 
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,13 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
     raw_body: bytes | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    """OpenAI-shaped calls ``{"id", "type": "function", "function": {"name", "arguments"}}`` (see ``tool_call``)."""
+
+
+def tool_call(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """One tool call as the API sends it (arguments as JSON text)."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
 
 
 def good(dims: dict[str, float], rationale: str = "fine") -> Answer:
@@ -39,6 +47,8 @@ class Script:
     lock: threading.Lock = field(default_factory=threading.Lock)
     in_flight: int = 0
     max_in_flight: int = 0
+    reply: Callable[[dict[str, Any]], Answer] | None = None
+    """When set, answers every request from its body (a model that reads the conversation); else ``answers``."""
 
     def enter(self) -> None:
         with self.lock:
@@ -52,6 +62,8 @@ class Script:
     def next(self, body: dict[str, Any]) -> Answer:
         with self.lock:
             self.requests.append(body)
+            if self.reply is not None:
+                return self.reply(body)
             if self.answers:
                 return self.answers.pop(0)
             if self.default is None:
@@ -70,12 +82,61 @@ def _completion(model: str, a: Answer) -> bytes:
                 {
                     "index": 0,
                     "finish_reason": a.finish_reason,
-                    "message": {"role": "assistant", "content": a.content, "refusal": a.refusal},
+                    "message": {
+                        "role": "assistant",
+                        "content": a.content,
+                        "refusal": a.refusal,
+                        **({"tool_calls": a.tool_calls} if a.tool_calls else {}),
+                    },
                 }
             ],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }
     ).encode()
+
+
+def _stream_events(model: str, a: Answer) -> Iterator[bytes]:
+    """The answer as chat.completion.chunk server-sent events: role, content in pieces, each tool call as a
+    name delta then argument deltas, the finish reason, usage, [DONE]."""
+
+    def event(delta: dict[str, Any] | None, finish: str | None = None, usage: bool = False) -> bytes:
+        chunk: dict[str, Any] = {
+            "id": "chatcmpl-test",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [],
+        }
+        if delta is not None:
+            chunk["choices"] = [{"index": 0, "delta": delta, "finish_reason": finish}]
+        if usage:
+            chunk["usage"] = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+    yield event({"role": "assistant", "content": ""})
+    text = a.content or ""
+    for i in range(0, len(text), 16):
+        yield event({"content": text[i : i + 16]})
+    for index, call in enumerate(a.tool_calls or []):
+        fn = call["function"]
+        yield event(
+            {
+                "tool_calls": [
+                    {
+                        "index": index,
+                        "id": call["id"],
+                        "type": "function",
+                        "function": {"name": fn["name"], "arguments": ""},
+                    }
+                ]
+            }
+        )
+        args = fn["arguments"]
+        for i in range(0, len(args), 24):
+            yield event({"tool_calls": [{"index": index, "function": {"arguments": args[i : i + 24]}}]})
+    yield event({}, "tool_calls" if a.tool_calls else a.finish_reason)
+    yield event(None, usage=True)
+    yield b"data: [DONE]\n\n"
 
 
 @contextmanager
@@ -100,6 +161,18 @@ def openai_server(script: Script) -> Iterator[str]:
                     time.sleep(a.delay_s)  # the server plays a slow model
             finally:
                 script.leave()
+            if a.status == 200 and a.raw_body is None and body.get("stream"):
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.end_headers()
+                    for chunk in _stream_events(body.get("model", "m"), a):
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True  # no length was sent: the stream ends with the connection
+                return
             payload = (
                 a.raw_body
                 if a.raw_body is not None
