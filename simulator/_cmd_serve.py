@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -47,8 +48,9 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
           scenario_paths: tuple[Path, ...], seed: int, asr: str | None) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
-    Prints the join URL and token for a person and, as one JSON line on stdout, for a program. The
-    meeting starts when the agent joins; afterwards the session is scored like any run. With --web the
+    Prints the join URL and token and a ready-to-paste command that joins with the example agent (stderr) and,
+    as one JSON line on stdout, the same for a program (fields: docs/protocol.md, "Joining a meeting that
+    serve started"). The meeting starts when the agent joins; afterwards the session is scored like any run. With --web the
     same port serves a page (URL printed, token in its fragment) where a person joins from a browser,
     an observer page, and the shared document over y-websocket (docs/web.md). --seed N plays fresh
     instance N of a built-in scenario.
@@ -73,6 +75,18 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
                            panel, web, linger, seed, asr))
     finally:
         lock.release()
+
+
+EXAMPLE_AGENT = Path(__file__).resolve().parent.parent / "examples" / "echo_agent.py"
+"""The SDK's example agent, in a source checkout (a wheel does not ship ``examples/``)."""
+
+
+def example_command(url: str, token: str) -> str:
+    """A ready-to-paste shell command that joins this meeting with the example agent, or, where the example is
+    not on disk, the environment any agent reads (``run --agent 'cmd:…'`` sets the same variables)."""
+    if EXAMPLE_AGENT.is_file():
+        return " ".join(shlex.quote(x) for x in (sys.executable, str(EXAMPLE_AGENT), url, token))
+    return f"MODYLBENCH_URL={shlex.quote(url)} MODYLBENCH_TOKEN={shlex.quote(token)} <your agent command>"
 
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:
@@ -142,6 +156,7 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
             ready.update(page_url=page.page_url, observer_url=page.observer_url,
                          observer_token=page.observer_token)
         click.echo(f"  waiting up to {wait_seconds:.0f}s for the agent (docs/protocol.md)", err=True)
+        click.echo(f"  try it:   {example_command(meeting.url, meeting.token)}", err=True)
         click.echo(json.dumps(ready), nl=True)
         sys.stdout.flush()
         try:

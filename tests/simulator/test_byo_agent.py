@@ -1,0 +1,302 @@
+"""Bring your own agent: ``--agent 'cmd:…'`` and ``--agent py:…`` through ``run``, agent failures recorded as
+``agent_error`` (flag, exit 4), the child process ended whatever it does, bounded output, and ``serve``'s
+ready-to-paste command."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modylbench.agents import join_inprocess
+from modylbench.channels import InProcessMeeting, VirtualClock, WallClock
+from modylbench.record import AgentError, read_record
+from modylbench.simulator import UserError, resolve_agent
+from modylbench.simulator._external import AgentProcess
+from modylbench.simulator.cli import exit_code
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
+ECHO = ROOT / "examples" / "echo_agent.py"
+PY = shlex.quote(sys.executable)
+
+
+def _run(out: Path, *args: str) -> int:
+    return exit_code(["run", "mini_fixture", "--scenarios", str(MINI), "--out", str(out), "--progress", "off",
+                      *args])
+
+
+def _events(folder: Path) -> list[Any]:
+    return read_record(folder).events
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "manifest.json").read_text())
+
+
+def _card(out: Path) -> dict[str, Any]:
+    return {e["model_id"]: e for e in json.loads((out / "scorecard.json").read_text())["scenarios"]}
+
+
+# ------------------------------------------------------------------ resolving --agent
+
+
+def test_agent_specs_resolve_and_mistakes_are_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    assert resolve_agent("oracle").kind == "builtin"
+    cmd = resolve_agent("cmd: python examples/echo_agent.py")
+    assert (cmd.kind, cmd.target, cmd.name) == ("cmd", "python examples/echo_agent.py", "python-examples-echo_agent.py")
+    py = resolve_agent("py:examples.echo_agent:agent", "echo")
+    assert (py.kind, py.target, py.name) == ("py", "examples.echo_agent:agent", "echo")
+    for bad, says in [("py:no_such_module_xyz:run", "no module named 'no_such_module_xyz'"),
+                      ("py:examples.echo_agent:nope", "has no attribute 'nope'"),
+                      ("py:examples.echo_agent:answer", "is not an async function"),
+                      ("py:examples.echo_agent", "expected py:MODULE:FUNCTION"),
+                      ("cmd:", "no command"),
+                      ("wizard", "unknown agent 'wizard'")]:
+        with pytest.raises(UserError, match=None) as info:
+            resolve_agent(bad)
+        assert says in str(info.value) and "\n" not in str(info.value)
+
+
+def test_cli_refuses_bad_agents_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _run(tmp_path / "o", "--agent", "py:nowhere_module:run", "--transport", "inproc") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --agent 'py:nowhere_module:run': no module named") and err.count("\n") == 1
+    assert _run(tmp_path / "o", "--agent", "cmd:true", "--transport", "inproc") == 2
+    assert "a cmd: agent joins over WebRTC; use --transport webrtc" in capsys.readouterr().err
+    assert _run(tmp_path / "o", "--agent", "oracle", "--agent", "null", "--agent-name", "x") == 2
+    assert "one name per --agent" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # refused before anything ran
+
+
+# ------------------------------------------------------------------ the SDK once the meeting is over
+
+
+async def test_actions_after_the_meeting_ended_are_quiet_no_ops() -> None:
+    link = InProcessMeeting(VirtualClock())
+    client = await join_inprocess(link)
+    await link.close("completed")
+    assert not client.over
+    await client.done(0)  # the echo example's crash: ConnectionError from done after the end
+    await client.chat("late")
+    await client.send_doc(b"\x00\x00\x01\x00")
+    playback = await client.say("late words", b"\x01\x00" * 960)
+    assert playback.ended.done() and playback.cut
+    assert await client.send_file("late.txt", b"x") is False
+    assert client.over
+    await client.leave()
+    await client.leave()  # leaving twice is harmless
+
+
+# ------------------------------------------------------------------ py: agents
+
+
+def _write_module(folder: Path, name: str, body: str) -> None:
+    (folder / f"{name}.py").write_text(textwrap.dedent(body))
+
+
+def test_py_agents_in_process_failures_flagged_and_exit_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The echo example as a py: agent plays a whole meeting; a py: agent that raises ends its meeting as
+    agent_error (recorded with its traceback, printed, flagged) and, as every session of it failed, run exits 4;
+    one that reports a model failure keeps playing and is flagged."""
+    _write_module(tmp_path, "byo_agents_py", """
+        from modylbench.agents import MeetingEnded, TurnEnded
+
+        async def crashes(client):
+            async for ev in client.events():
+                if isinstance(ev, TurnEnded):
+                    raise RuntimeError("my model client blew up")
+
+        async def flaky(client):
+            async for ev in client.events():
+                if isinstance(ev, TurnEnded):
+                    client.report_error("model_error", f"turn {ev.turn_index}: 503 from my model")
+                    await client.done(ev.turn_index)
+                elif isinstance(ev, MeetingEnded):
+                    return
+        """)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(ROOT))  # examples.echo_agent, as from the repository's root
+    out = tmp_path / "runs"
+    code = _run(out, "--transport", "inproc", "--agent", "py:examples.echo_agent:agent", "--agent",
+                "py:byo_agents_py:crashes", "--agent", "py:byo_agents_py:flaky",
+                "--agent-name", "echo", "--agent-name", "crashy", "--agent-name", "flaky")
+    err = capsys.readouterr().err
+    assert code == 4, err
+    card = _card(out)
+    echo = _events(out / "mini_fixture__echo")
+    assert card["echo"]["termination_reason"] == "completed" and "agent_error" not in card["echo"]["flags"]
+    assert sum(e.event == "agent_done" for e in echo) == 4 and not any(isinstance(e, AgentError) for e in echo)
+    assert any(e.event == "file_transfer" and e.direction == "from_agent" and e.ok for e in echo)
+
+    crashed = [e for e in _events(out / "mini_fixture__crashy") if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
+    assert "RuntimeError: my model client blew up" in crashed[0].message and "Traceback" in (crashed[0].traceback or "")
+    assert card["crashy"]["termination_reason"] == "agent_error" and "agent_error" in card["crashy"]["flags"]
+    assert _manifest(out / "mini_fixture__crashy")["agent_kind"] == "py"
+    assert "mini_fixture × crashy: agent_error (crash, fatal): the agent raised RuntimeError" in err
+
+    flaky = [e for e in _events(out / "mini_fixture__flaky") if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal, e.turn_index) for e in flaky] == [("model_error", False, i) for i in range(4)]
+    assert card["flaky"]["termination_reason"] == "completed" and "agent_error" in card["flaky"]["flags"]
+    assert "every session of agent 'crashy'" in err and "every session of agent 'flaky'" in err
+    assert "every session of agent 'echo'" not in err
+
+
+def test_py_agent_over_webrtc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same py: agent over real WebRTC peers (a one-turn slice: real time)."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "runs"
+    assert _run(out, "--agent", "py:examples.echo_agent:agent", "--agent-name", "echo", "--turns", "1") == 0
+    assert _manifest(out / "mini_fixture__echo")["transport"] == "webrtc"
+    assert sum(e.event == "agent_done" for e in _events(out / "mini_fixture__echo")) == 1
+
+
+# ------------------------------------------------------------------ cmd: agents
+
+
+def test_echo_example_as_a_cmd_agent_plays_to_the_end(tmp_path: Path) -> None:
+    """The README's example, started by run for the meeting: it answers every turn, leaves at the end (no
+    ConnectionError from done), exits by itself, and its output is in the session folder."""
+    out = tmp_path / "runs"
+    assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(ECHO))}", "--agent-name", "echo", "--turns", "2") == 0
+    folder = out / "mini_fixture__echo"
+    events = _events(folder)
+    assert sum(e.event == "agent_done" for e in events) == 2
+    assert any(e.event == "chat_message" and e.sender == "agent" for e in events)
+    assert not any(isinstance(e, AgentError) for e in events)
+    manifest = _manifest(folder)
+    assert manifest["termination_reason"] == "max_turns" and manifest["agent_kind"] == "cmd"
+    assert manifest["agent_process"]["ended_by"] == "exited" and manifest["agent_process"]["exit_code"] == 0
+    log = (folder / "agent.stderr.log").read_text()
+    assert "meeting over: max_turns" in log and "Traceback" not in log
+    assert _card(out)["echo"]["model_id"] == "echo"
+
+
+def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exits at once: the meeting ends at once as agent_error with its status and last stderr line. Never
+    joins (and floods its output meanwhile): ended after --join-timeout, the child gone, the capture bounded."""
+    out = tmp_path / "runs"
+    t0 = time.monotonic()
+    flood = (f"{PY} -c \"import sys, time; sys.stdout.buffer.write(b'x' * (24 << 20)); sys.stdout.flush(); "
+             "time.sleep(120)\"")
+    code = _run(out, "--agent", "cmd:echo 'no model key' >&2; exit 3", "--agent-name", "quits",
+                "--agent", f"cmd:{flood}", "--agent-name", "silent", "--join-timeout", "2")
+    err = capsys.readouterr().err
+    assert code == 4, err
+    assert time.monotonic() - t0 < 30  # not the harness's 600 s wait
+
+    quits = out / "mini_fixture__quits"
+    errors = [e for e in _events(quits) if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
+    assert "exited with code 3 before joining the meeting" in errors[0].message
+    assert "its last stderr line: no model key" in errors[0].message
+    manifest = _manifest(quits)
+    assert manifest["termination_reason"] == "agent_error" and manifest["agent_process"]["exit_code"] == 3
+    assert "mini_fixture × quits: agent_error (crash, fatal)" in err
+
+    silent = out / "mini_fixture__silent"
+    errors = [e for e in _events(silent) if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal) for e in errors] == [("no_join", True)]
+    proc = _manifest(silent)["agent_process"]
+    assert proc["ended_by"] in ("terminated", "killed")
+    with pytest.raises(ProcessLookupError):
+        os.kill(proc["pid"], 0)
+    kept = proc["output"]["agent.stdout.log"]
+    assert kept["kept"] == 10 * 1024 * 1024 and kept["dropped"] == 14 * 1024 * 1024
+    log = (silent / "agent.stdout.log").read_bytes()
+    assert len(log) < 10 * 1024 * 1024 + 200 and log.rstrip().endswith(b"were read and dropped]")
+
+
+HANGER = """
+import asyncio, os, signal
+from modylbench.agents import MeetingEnded, TurnEnded, join
+
+async def main():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # deaf to the polite request
+    client = await join(os.environ["MODYLBENCH_URL"], os.environ["MODYLBENCH_TOKEN"])
+    async for ev in client.events():
+        if isinstance(ev, TurnEnded):
+            await client.done(ev.turn_index)
+        elif isinstance(ev, MeetingEnded):
+            break
+    await asyncio.sleep(3600)  # and never leaves
+
+asyncio.run(main())
+"""
+
+
+def test_cmd_agent_that_hangs_past_the_meeting_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "hanger.py"
+    script.write_text(HANGER)
+    out = tmp_path / "runs"
+    assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "hanger",
+                "--turns", "1") == 0
+    manifest = _manifest(out / "mini_fixture__hanger")
+    assert manifest["termination_reason"] == "max_turns"
+    assert manifest["agent_process"]["ended_by"] == "killed"
+    with pytest.raises(ProcessLookupError):
+        os.kill(manifest["agent_process"]["pid"], 0)
+
+
+async def test_agent_process_ends_its_whole_group_and_bounds_output(tmp_path: Path) -> None:
+    """A command that starts a background job, ignores SIGTERM and floods stderr: after stop() nothing of its
+    process group is left and each log holds at most the bound plus the note."""
+    pidfile = tmp_path / "bg.pid"
+    command = (f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; trap '' TERM; "
+               f"{PY} -c \"import sys; sys.stderr.buffer.write(b'e' * 5000); sys.stderr.flush()\"; sleep 300")
+    child = AgentProcess(command, tmp_path, dict(os.environ), max_output=1000)
+    await child.start()
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        await asyncio.sleep(0.05)
+    await child.stop(WallClock(), grace=0.2, term_grace=0.2)
+    assert child.ended_by == "killed" and child.returncode == -signal.SIGKILL
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pidfile.read_text()), 0)  # the background job went with the group
+    assert child.captured["agent.stderr.log"] == {"kept": 1000, "dropped": 4000}
+    assert (tmp_path / "agent.stderr.log").read_bytes().startswith(b"e" * 1000)
+
+
+# ------------------------------------------------------------------ serve's ready-to-paste command
+
+
+def test_serve_prints_a_command_that_joins_with_the_example(tmp_path: Path) -> None:
+    folder = tmp_path / "served"
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "modylbench.simulator.cli", "serve", "mini_fixture", "--scenarios", str(MINI),
+         "--port", "0", "--turns", "1", "--wait", "60", "--out", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert serve.stdout is not None and serve.stderr is not None
+        ready = json.loads(serve.stdout.readline())
+        assert ready["event"] == "meeting_ready" and set(ready) >= {"url", "token", "scenario_id", "seed",
+                                                                    "session_folder"}
+        command = ""
+        for line in serve.stderr:
+            if line.strip().startswith("try it:"):
+                command = line.split("try it:", 1)[1].strip()
+                break
+        assert ready["url"] in command and ready["token"] in command and "echo_agent.py" in command
+        agent = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert agent.returncode == 0, agent.stderr[-2000:]
+        assert serve.wait(timeout=120) == 0
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
+    assert _manifest(folder)["termination_reason"] == "max_turns"
+    assert sum(e.event == "agent_done" for e in _events(folder)) == 1
