@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,16 @@ def test_mutations_are_the_agents_edits_turn_by_turn(tmp_path: Path) -> None:
     assert edited and {m.turn_index for m in edited} == {5}
     assert any(m.path == "/inputs/vietnam" for m in edited)
     assert "market_model" in run.products
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["py", "cmd"])
+def test_an_agent_over_webrtc(tmp_path: Path, form: str) -> None:
+    # Real peers over loopback in real time: a one-turn slice takes about half a minute of persona speech.
+    agent = (
+        chats_margin if form == "py" else f"cmd:{sys.executable} {Path(__file__).with_name('cmd_agent.py')}"
+    )
+    run = run_meeting(LBO, agent, turns=1, transport="webrtc", out=tmp_path, report=False)
+    assert run.termination_reason == "max_turns" and not run.agent_errors, run
+    assert run.turn(0).chat == ["The EBITDA margin is 30%."] and run.turn(0).stated("ltm_margin")
+    assert run.scorecard.scenarios[0].turns[0].score is not None
