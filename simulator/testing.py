@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "Check",
+    "Dimensions",
     "MeetingRun",
     "Meetings",
     "TurnResult",

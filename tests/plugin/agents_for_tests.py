@@ -20,3 +20,13 @@ async def chats_margin(client: MeetingClient) -> None:
             await client.done(event.turn_index)
         elif isinstance(event, MeetingEnded | Disconnected):
             break
+
+
+async def hedges_margin(client: MeetingClient) -> None:
+    """Answers every turn in chat with the margin, hedged."""
+    async for event in client.events():
+        if isinstance(event, TurnEnded):
+            await client.chat("The EBITDA margin is maybe 30%.")
+            await client.done(event.turn_index)
+        elif isinstance(event, MeetingEnded | Disconnected):
+            break

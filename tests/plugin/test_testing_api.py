@@ -21,7 +21,7 @@ from modylbench.simulator.testing import (
     run_meeting_async,
 )
 
-from .agents_for_tests import chats_margin, crashes
+from .agents_for_tests import chats_margin, crashes, hedges_margin
 
 LBO = "financial_analyst_lbo_model"
 
@@ -222,3 +222,13 @@ def test_an_agent_over_webrtc(tmp_path: Path, form: str) -> None:
     assert run.termination_reason == "max_turns" and not run.agent_errors, run
     assert run.turn(0).chat == ["The EBITDA margin is 30%."] and run.turn(0).stated("ltm_margin")
     assert run.scorecard.scenarios[0].turns[0].score is not None
+
+
+def test_a_hedged_figure_counts_unless_firmness_is_asked_for(tmp_path: Path) -> None:
+    turn = run_meeting(LBO, hedges_margin, turns=1, out=tmp_path, report=False).turn(0)
+    assert turn.fact("ltm_margin").hedged and "hedged" in turn.flags
+    assert turn.stated("ltm_margin")
+    firm = turn.stated("ltm_margin", hedged_ok=False)
+    assert not firm and firm.message.startswith("turn 0 did not state ltm_margin firmly (1/2 facts stated: ")
+    assert "ltm_margin ✓ hedged" in firm.message
+    assert "ltm_margin (LTM adjusted EBITDA margin: 30 %): stated, hedged" in firm.detail
