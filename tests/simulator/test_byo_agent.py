@@ -300,3 +300,26 @@ def test_serve_prints_a_command_that_joins_with_the_example(tmp_path: Path) -> N
             serve.wait()
     assert _manifest(folder)["termination_reason"] == "max_turns"
     assert sum(e.event == "agent_done" for e in _events(folder)) == 1
+
+
+# ------------------------------------------------------------------ the llm agent without its model
+
+
+def test_llm_agent_that_cannot_reach_its_model_is_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No silent 1.00: each failed model call is an agent_error (model_error) printed by run, the scorecard
+    flags it, and run exits 4."""
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on: connection refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "runs"
+    code = _run(out, "--transport", "inproc", "--turns", "1", "--agent", f"llm/m@http://127.0.0.1:{port}/v1",
+                "--agent-name", "nomodel")
+    err = capsys.readouterr().err
+    assert code == 4, err
+    errors = [e for e in _events(out / "mini_fixture__nomodel") if isinstance(e, AgentError)]
+    assert [(e.kind, e.turn_index, e.fatal) for e in errors] == [("model_error", 0, False)]
+    assert f"127.0.0.1:{port}" in errors[0].message and "APIConnectionError" in errors[0].message
+    assert "agent_error (model_error): turn 0: the call to m" in err
+    assert "agent_error" in _card(out)["nomodel"]["flags"]
