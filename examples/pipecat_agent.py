@@ -1,8 +1,9 @@
 """A Pipecat voice agent in a ModylBench meeting: Pipecat's own OpenAI LLM service with the meeting's tools,
 an offline eSpeak voice, the meeting as its transport. Needs ``pip install 'modylbench[pipecat]'``.
 
-Run as an outside agent: ``modylbench run --transport webrtc --agent 'cmd:python examples/pipecat_agent.py'``
-(it reads MODYLBENCH_URL and MODYLBENCH_TOKEN), or by hand with a meeting from ``modylbench serve``.
+Run as an outside agent: ``modylbench run SCENARIO --transport webrtc --agent 'cmd:python examples/pipecat_agent.py'``
+(it reads MODYLBENCH_URL and MODYLBENCH_TOKEN), by hand with a meeting from ``modylbench serve``, or in-process
+with ``--agent py:pipecat_agent:play`` from this folder.
 The model: OPENAI_BASE_URL, OPENAI_API_KEY, MODYLBENCH_AGENT_MODEL (default gpt-4o-mini).
 """
 
@@ -24,6 +25,7 @@ from pipecat.processors.aggregators.llm_response_universal import (
 from pipecat.services.openai.llm import OpenAILLMService
 from pipecat.workers.runner import WorkerRunner
 
+from modylbench.agents import MeetingClient
 from modylbench.integrations.pipecat import (
     EspeakTTSService,
     MeetingTools,
@@ -46,6 +48,22 @@ async def run(
     """Join the meeting at ``url`` and take part until it ends; returns the tools (what the LLM called).
     ``observers`` see every frame the pipeline passes (Pipecat's observers: logging, metrics, tests)."""
     transport = await MeetingTransport.connect(url, token)
+    return await take_part(transport, model=model, base_url=base_url, observers=observers)
+
+
+async def play(client: MeetingClient) -> None:
+    """The ``py:`` form: ``--agent py:pipecat_agent:play`` (run from examples/) on a client already joined."""
+    await take_part(await MeetingTransport.attach(client))
+
+
+async def take_part(
+    transport: MeetingTransport,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    observers: list[BaseObserver] | None = None,
+) -> MeetingTools:
+    """Run the pipeline on ``transport`` until the meeting ends."""
     tools = MeetingTools(transport)
     llm = OpenAILLMService(
         api_key=os.environ.get("OPENAI_API_KEY") or "none",

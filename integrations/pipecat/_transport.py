@@ -181,7 +181,8 @@ class _BotTurn:
 
 
 class MeetingTransport(BaseTransport):
-    """A ModylBench meeting as a Pipecat transport. Make one with ``await MeetingTransport.connect(url, token)``.
+    """A ModylBench meeting as a Pipecat transport: ``await MeetingTransport.connect(url, token)``, or
+    ``await MeetingTransport.attach(client)`` on a joined ``MeetingClient``.
 
     ``input()`` goes first in the pipeline, ``output()`` after the TTS (before the assistant aggregator). The
     transport keeps the agent's replica of the shared document (``doc``) in sync and holds the meeting's
@@ -210,18 +211,30 @@ class MeetingTransport(BaseTransport):
         self._register_event_handler("on_meeting_ended")
 
     @classmethod
-    async def connect(cls, url: str, token: str, params: MeetingParams | None = None,
-                      **kwargs: Any) -> MeetingTransport:  # fmt: skip
-        """Join the meeting at ``url`` and wait for its ``hello``; raises ConnectionError if it does not come."""
+    async def connect(
+        cls, url: str, token: str, params: MeetingParams | None = None, **kwargs: Any
+    ) -> MeetingTransport:
+        """Join the meeting at ``url`` (``modylbench.agents.join``) and wait for its ``hello``."""
         params = params or MeetingParams()
         client = await join(url, token, receive_audio=params.audio_in_enabled, timeout=params.join_timeout)
+        return await cls.attach(client, params, **kwargs)
+
+    @classmethod
+    async def attach(
+        cls, client: MeetingClient, params: MeetingParams | None = None, **kwargs: Any
+    ) -> MeetingTransport:
+        """A transport on a meeting already joined (a ``py:`` agent's client); waits for the ``hello``.
+
+        Raises ConnectionError (after leaving) if no ``hello`` comes within ``params.join_timeout``.
+        """
         transport = cls(client, params, **kwargs)
         await transport.start_reading()
+        timeout = transport.params.join_timeout
         try:
-            await wait_for(client.session.clock, transport._hello_seen.wait(), params.join_timeout)
+            await wait_for(client.session.clock, transport._hello_seen.wait(), timeout)
         except ClockTimeout:
             await transport.leave()
-            raise ConnectionError(f"the meeting sent no hello within {params.join_timeout:g} s") from None
+            raise ConnectionError(f"the meeting sent no hello within {timeout:g} s") from None
         return transport
 
     @property
