@@ -222,6 +222,36 @@ def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pyt
     assert len(log) < 10 * 1024 * 1024 + 200 and log.rstrip().endswith(b"were read and dropped]")
 
 
+CRASHER = """
+import asyncio, os, sys
+from modylbench.agents import TurnEnded, join
+
+async def main():
+    client = await join(os.environ["MODYLBENCH_URL"], os.environ["MODYLBENCH_TOKEN"])
+    async for ev in client.events():
+        if isinstance(ev, TurnEnded):
+            print("model backend refused: 401", file=sys.stderr, flush=True)
+            os._exit(5)  # dies mid-meeting, without leaving
+
+asyncio.run(main())
+"""
+
+
+def test_cmd_agent_that_crashes_during_the_meeting(tmp_path: Path) -> None:
+    """The websocket drops as the process dies; the meeting ends at once and is charged as the crash it was
+    (agent_error with the exit status and stderr), not as the agent leaving."""
+    script = tmp_path / "crasher.py"
+    script.write_text(CRASHER)
+    out = tmp_path / "runs"
+    assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "crasher") == 4
+    folder = out / "mini_fixture__crasher"
+    errors = [e for e in _events(folder) if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
+    assert "exited with code 5 during the meeting; its last stderr line: model backend refused: 401" in errors[0].message
+    manifest = _manifest(folder)
+    assert manifest["termination_reason"] == "agent_error" and manifest["turns_played"] <= 1
+
+
 HANGER = """
 import asyncio, os, signal
 from modylbench.agents import MeetingEnded, TurnEnded, join
