@@ -24,6 +24,7 @@ from pipecat.processors.aggregators.llm_response_universal import (
 )
 from pipecat.services.openai.llm import OpenAILLMService
 from pipecat.workers.runner import WorkerRunner
+from websockets.exceptions import WebSocketException
 
 from modylbench.agents import MeetingClient
 from modylbench.integrations.pipecat import (
@@ -106,8 +107,8 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO)
     try:
         asyncio.run(run(url, token))
-    except ConnectionError as exc:
-        print(f"pipecat_agent: could not join the meeting: {exc}", file=sys.stderr)
+    except (OSError, TimeoutError, WebSocketException) as exc:  # ConnectionError is an OSError
+        print(f"pipecat_agent: meeting connection failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     return 0
 
