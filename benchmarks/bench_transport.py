@@ -9,6 +9,7 @@ buffer), screen frames and CPU per meeting on each side.
     python benchmarks/bench_transport.py --n 1 4 8 --seconds 10 --repeat 3
     python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
     python benchmarks/bench_transport.py --agent-push 50 --repeat 3   # persona audio while an agent floods 50 MB
+    python benchmarks/bench_transport.py --asr-delay 2 --turns 3      # a real meeting, ASR off then on (2 s server)
 """
 
 from __future__ import annotations
@@ -317,6 +318,57 @@ async def agent_push_main(megabytes: int, seconds: float, repeat: int) -> None:
               f"  worst late frames: {max(row['late_frames'] for row in rows):.0f}")  # fmt: skip
 
 
+async def asr_meeting(delay: float, turns: int, repeat: int) -> None:
+    """A real meeting (oracle agent over loopback WebRTC, the first ``turns`` turns of the LBO scenario) with
+    speech recognition off, then on against a local transcription server that answers after ``delay`` s (and
+    every third request with a 429): persona audio frames late by > 20 ms, and ASR round trips per minute
+    of agent speech."""
+    import importlib.util
+    import tempfile
+    from pathlib import Path
+
+    from modylbench.record import AgentSpeechRecognised, AgentSpeechUnrecognised, read_record
+    from modylbench.scenarios import load_builtin
+    from modylbench.simulator._runner import RunSpec, run_one
+    from modylbench.simulator._session import MeetingOptions
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("asr_server", root / "tests" / "scoring" / "transcription_server.py")
+    assert spec is not None and spec.loader is not None
+    srv = importlib.util.module_from_spec(spec)
+    sys.modules["asr_server"] = srv  # dataclasses resolve their module by name
+    spec.loader.exec_module(srv)
+    lbo = {s.scenario_id: s for s in load_builtin()}["financial_analyst_lbo_model"]
+    print("# asr   : off, or on (server answers after --asr-delay s, every third request a 429 with Retry-After 0)")
+    print("# late  : persona audio frames sent > 20 ms after their slot; max_ms the worst")
+    print("# trips : ASR requests (retries included); per_min: per minute of agent speech")
+    print(f"{'asr':>4} {'frames':>7} {'late':>5} {'max_ms':>7} {'speech_s':>9} {'segments':>9} {'heard':>6} "
+          f"{'unheard':>8} {'trips':>6} {'per_min':>8} {'wall_s':>7}")
+    for _ in range(repeat):
+        for on in (False, True):
+            faults = [srv.Fault() if i % 3 else srv.Fault(429, headers={"retry-after": "0"}) for i in range(1, 200)]
+            t = srv.Transcriber(default_text="heard", delay_s=delay, faults=faults)
+            with tempfile.TemporaryDirectory() as tmp, srv.transcription_server(t) as url:
+                os.environ["MODYLBENCH_CACHE"] = tmp  # a cold recognition cache: every segment is asked
+                folder = Path(tmp) / "s"
+                asr = f"openai/bench-{time.time_ns()}@{url}" if on else None
+                t0 = time.monotonic()
+                result = await run_one(RunSpec(lbo, "oracle", folder, transport="webrtc",
+                                               meeting=MeetingOptions(turns=turns, asr=asr)))
+                wall = time.monotonic() - t0
+                events = read_record(folder).events
+            media = result.media
+            speech = sum(e.offset - e.onset for e in events if getattr(e, "event", "") == "agent_speech")
+            segs = sum(1 for e in events if getattr(e, "event", "") == "agent_speech" and e.audio is not None)
+            heard = sum(1 for e in events if isinstance(e, AgentSpeechRecognised))
+            unheard = sum(1 for e in events if isinstance(e, AgentSpeechUnrecognised))
+            trips = len(t.requests)
+            print(f"{'on' if on else 'off':>4} {media.get('audio_frames_sent', 0):>7} "
+                  f"{media.get('audio_frames_late_20ms', 0):>5} {media.get('audio_max_late_ms', 0.0):>7.1f} "
+                  f"{speech:>9.1f} {segs:>9} {heard:>6} {unheard:>8} {trips:>6} "
+                  f"{trips / (speech / 60) if speech else 0.0:>8.1f} {wall:>7.1f}", flush=True)
+
+
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
@@ -327,8 +379,13 @@ if __name__ == "__main__":
     p.add_argument("--agent-push", type=int, metavar="MB",
                    help="instead: persona audio lateness while the agent pushes MB megabytes unpaced")  # fmt: skip
     p.add_argument("--push-child", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--asr-delay", type=float, metavar="S",
+                   help="instead: a real meeting with speech recognition off, then on against a server answering in S s")
+    p.add_argument("--turns", type=int, default=3, help="with --asr-delay: turns of the meeting")
     a = p.parse_args()
-    if a.push_child:
+    if a.asr_delay is not None:
+        asyncio.run(asr_meeting(a.asr_delay, a.turns, a.repeat))
+    elif a.push_child:
         asyncio.run(hostile_push(json.loads(sys.stdin.read()), a.push_child))
     elif a.agent_push:
         asyncio.run(agent_push_main(a.agent_push, a.seconds, a.repeat))

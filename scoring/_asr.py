@@ -170,7 +170,8 @@ class SpeechRecogniser:
     async def prepare(self) -> None:
         """Import the client and build it now: the import alone holds the GIL for most of a second, which in
         a meeting's recognition thread made persona audio frames late (20 frames, up to 236 ms)."""
-        self._get_client()
+        client = self._get_client()
+        client.audio.transcriptions  # type: ignore[attr-defined]  # noqa: B018 - the resource is imported on first use
 
     def _get_client(self) -> object:
         import openai
