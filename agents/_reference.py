@@ -25,6 +25,7 @@ from modylbench.channels import (
     FileReceived,
     Hello,
     MeetingEnded,
+    MeetingEvent,
     TurnStarted,
 )
 from modylbench.record import ModelSpec
@@ -104,6 +105,7 @@ class BuiltinAgent:
                     self.files.append(ev)
                 elif isinstance(ev, MeetingEnded | Disconnected):
                     break
+                await self.on_event(ev)
         finally:
             for task in list(self._tasks):
                 task.cancel()
@@ -113,6 +115,9 @@ class BuiltinAgent:
     def on_hello(self, hello: Hello) -> None:
         """The meeting said hello (with the briefing)."""
         self.briefing = hello.briefing
+
+    async def on_event(self, ev: MeetingEvent) -> None:
+        """Every event, after the common handling above (for agents that listen to the audio: realtime)."""
 
     def _start(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -334,6 +339,8 @@ class LLMAgent(BuiltinAgent):
                 "pointer": {"type": "string"}, "value_json": {"type": "string"}},
                 "required": ["product_id", "pointer", "value_json"]}}},
     ]
+    ANSWER_HOW = "Answer each turn with tool calls: say (short, specific, with the figures), chat, edit_product."
+    """How the model answers a turn (the last sentence of its instructions)."""
 
     def __init__(self, scenario: Scenario, model: str | None = None, base_url: str | None = None):
         super().__init__(scenario)
@@ -356,8 +363,7 @@ class LLMAgent(BuiltinAgent):
                 "Content shapes: spreadsheet {sheet:{row:{column:value}}}, document {title, sections:[{title,text}]}, "
                 "chart {chart_type, categories, series:[{name,values}]}, dashboard {title, widgets:{id:{type,title,"
                 "value}}}. Write values with edit_product at a pointer (e.g. /sheet/row/value); pointer '' replaces "
-                "the whole product. Answer each turn with tool calls: say (short, specific, with the figures), chat, "
-                "edit_product.")
+                "the whole product. " + self.ANSWER_HOW)
 
     def on_hello(self, hello: Hello) -> None:
         super().on_hello(hello)
@@ -377,15 +383,18 @@ class LLMAgent(BuiltinAgent):
             heard += f"\n[file {f.name}]\n" + f.data[:20_000].decode("utf-8", "replace")
         self.files = []
         self.messages.append({"role": "user", "content": heard})
-        client = openai.AsyncOpenAI(base_url=self.base_url, api_key=os.environ.get("OPENAI_API_KEY") or "none",
-                                    timeout=120.0, max_retries=2)
+        key = os.environ.get("OPENAI_API_KEY")
         try:
-            resp = await client.chat.completions.create(
-                model=self.model, messages=cast(Any, self.messages), tools=cast(Any, self.TOOLS))
+            # The call takes real meeting time on a virtual clock (its socket is wall-clock work); the client is
+            # closed with it, so no connection outlives the call.
+            async with openai.AsyncOpenAI(base_url=self.base_url, api_key=key or "none", timeout=120.0,
+                                          max_retries=2) as client:
+                resp = await client.chat.completions.create(
+                    model=self.model, messages=cast(Any, self.messages), tools=cast(Any, self.TOOLS))
         except Exception as exc:  # noqa: BLE001 - a failed call is a silent turn, recorded, not a crash
             self.client.report_error("model_error", f"turn {turn_index}: the call to {self.model}"
                                      f"{' at ' + self.base_url if self.base_url else ''} failed: "
-                                     f"{type(exc).__name__}: {exc}")
+                                     f"{type(exc).__name__}: {exc}{'' if key else ' (OPENAI_API_KEY is not set)'}")
             await self.client.done(turn_index)
             return
         msg = resp.choices[0].message if resp.choices else None
@@ -433,16 +442,22 @@ class LLMAgent(BuiltinAgent):
             return f"error: {exc}"
 
 
+# The realtime agent builds on LLMAgent above, so its module is imported once LLMAgent exists.
+from modylbench.agents._realtime import RealtimeAgent  # noqa: E402
+
 AGENTS: dict[str, type[BuiltinAgent]] = {
-    cls.name: cls for cls in (OracleAgent, NullAgent, PoliteAgent, VerboseAgent, InjectorAgent, FinalDumpAgent, LLMAgent)
+    cls.name: cls
+    for cls in (OracleAgent, NullAgent, PoliteAgent, VerboseAgent, InjectorAgent, FinalDumpAgent, LLMAgent,
+                RealtimeAgent)
 }
 
 
 def make_agent(name: str, scenario: Scenario) -> BuiltinAgent:
-    """A built-in agent by name (``llm`` or ``llm/MODEL[@BASE_URL]`` for the model-driven one)."""
-    if name == LLMAgent.name or name.startswith((f"{LLMAgent.name}/", f"{LLMAgent.name}@")):
-        spec = ModelSpec.parse(name)  # a bad spec raises ModelSpecError, one line
-        return LLMAgent(scenario, spec.model, spec.base_url)
+    """A built-in agent by name (``llm[/MODEL][@BASE_URL]`` and ``realtime[/MODEL][@BASE_URL]`` name a model)."""
+    for cls in (LLMAgent, RealtimeAgent):
+        if name == cls.name or name.startswith((f"{cls.name}/", f"{cls.name}@")):
+            spec = ModelSpec.parse(name)  # a bad spec raises ModelSpecError, one line
+            return cls(scenario, spec.model, spec.base_url)
     if name not in AGENTS:
         raise KeyError(name)
     return AGENTS[name](scenario)

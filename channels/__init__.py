@@ -2,8 +2,8 @@
 document, and the agent's side of a meeting (what ``modylbench.agents`` wraps as the SDK)."""
 
 from modylbench.channels._agentside import AgentSession, Synthesize
-from modylbench.channels._audio import fallback_speech
-from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for
+from modylbench.channels._audio import VoiceActivity, fallback_speech
+from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for, wall_work
 from modylbench.channels._inproc import InProcessMeeting
 from modylbench.channels._interface import (
     FRAME_BYTES,
@@ -110,6 +110,7 @@ __all__ = [
     "Synthesize",
     "connect_agent",
     "fallback_speech",
+    "VoiceActivity",
     "AudioReceived",
     "Briefing",
     "CaptionReceived",
@@ -142,4 +143,5 @@ __all__ = [
     "VirtualClock",
     "WallClock",
     "wait_for",
+    "wall_work",
 ]
