@@ -49,7 +49,8 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True, metavar="AGENT",
               help="The agent under test; repeatable. A built-in: oracle, null, polite, verbose, injector, "
                    "final-dump, llm[/MODEL[@BASE_URL]], realtime[/MODEL[@BASE_URL]] (a speech-to-speech model over "
-                   "the Realtime API); 'cmd:COMMAND': your program in any language, run through the shell for each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set (webrtc only; its "
+                   "the Realtime API); 'cmd:COMMAND': your program in any language, run through the shell for "
+                   "each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set (webrtc only; its "
                    "output goes to agent.stdout.log/agent.stderr.log in the session folder); "
                    "'py:MODULE:FUNCTION': `async def FUNCTION(client)` on the Python SDK, run in-process once per "
                    "meeting (both transports; the current folder is importable).")
