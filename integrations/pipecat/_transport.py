@@ -264,6 +264,8 @@ class MeetingTransport(BaseTransport):
                 await self._route(ev)
             except ConnectionError:
                 pass  # the meeting is going away; its Disconnected follows
+            except Exception:  # noqa: BLE001 - one bad event must not stop the document syncing or the turns
+                logger.exception("handling a %s from the meeting", type(ev).__name__)
             if isinstance(ev, Disconnected):
                 break
 
