@@ -1,9 +1,12 @@
-"""The report's charts as inline SVG: the 11 dimensions, score per turn, edits per turn, and chart products."""
+"""The report's charts as inline SVG (and one HTML table): the 11 dimensions, score per turn, who spoke when,
+latency per turn, the dimensions × turns heat map, edits per turn, and chart products."""
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
+import math
+import statistics
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,12 +17,17 @@ from modylbench.scoring._formula import (
     TURN_DIMENSIONS,
     TURN_WEIGHTS,
 )
-from modylbench.scoring.report._format import as_number, esc, nice, score_color
-from modylbench.scoring.report._view import RunView
+from modylbench.scoring.report._format import as_number, esc, mmss, nice, number, score_class, score_color
+from modylbench.scoring.report._view import Activity, RunView, TurnLatency, turn_latencies
 
 logger = logging.getLogger(__name__)
 
 PALETTE = ("#1565c0", "#c2185b", "#00897b", "#6d4c41", "#5e35b1", "#f57c00", "#546e7a", "#7cb342")
+
+
+def turn_step(n: int) -> float:
+    """Pixels per turn on a turn axis: wide for a short slice, narrower for a 50-turn meeting (900 px in all)."""
+    return max(6.0, min(36.0, 900 / max(1, n)))
 
 
 def dimension_chart(series: Sequence[tuple[str, dict[str, float | None]]]) -> str:
@@ -87,7 +95,7 @@ def timeline_chart(run: RunView) -> str:
     if not turns:
         return ""
     n = len(turns)
-    step = max(6.0, min(22.0, 900 / n))
+    step = turn_step(n)
     left, top, h = 34, 10, 150
     width = left + step * n + 10
     phases = run.phases()
@@ -283,3 +291,379 @@ def chart_svg(content: dict[str, Any]) -> str:
         )
     p.append("</svg>")
     return "".join(p)
+
+
+# --------------------------------------------------------------------------- the meeting on its clock
+
+PERSONA_COLOUR, AGENT_COLOUR = "#6a1b9a", "#1565c0"
+# Seconds one row of the timeline may cover.
+_SPANS = (60, 120, 180, 240, 300, 360, 450, 480, 540, 600, 720, 900, 1200, 1800, 2400, 3600)
+_MAX_ROWS = 4
+ROW_WIDTH = 960  # pixels one row of the timeline spans
+_LANES: tuple[tuple[str, str, str], ...] = (
+    ("persona", "speech", "persona speaks"),
+    ("persona", "post", "persona chat, files"),
+    ("persona", "edit", "persona edits"),
+    ("agent", "speech", "agent speaks"),
+    ("agent", "post", "agent chat, files"),
+    ("agent", "edit", "agent edits"),
+)
+
+
+def _row_span(total: float) -> float:
+    """Seconds per row: up to ten minutes a row and at most four rows (a 45-minute meeting in four rows of
+    15 minutes), the shortest round span that fits."""
+    rows = min(_MAX_ROWS, max(1, math.ceil(total / 600)))
+    for span in _SPANS:
+        if total <= span * rows:
+            return float(span)
+    return float(math.ceil(total / _MAX_ROWS / 600) * 600)
+
+
+def _tick_step(span: float) -> float:
+    """A round time step giving about six labelled ticks per row."""
+    return next(s for s in (10, 15, 30, 60, 120, 300, 600, 900, 1800) if span / s <= 8)
+
+
+def _lane_of(act: Activity) -> tuple[str, str]:
+    return act.who, "post" if act.kind in ("chat", "file") else act.kind
+
+
+def activity_chart(run: RunView) -> str:
+    """Who spoke when: persona and agent speech, chat, files and document edits on the meeting clock.
+
+    One lane per participant and kind of act, turns as alternating bands with their numbers (links to the
+    turn); long meetings wrap into up to four rows so a 45-minute meeting keeps seconds visible. Speech
+    bars seek the recording when there is one. Every mark has a <title>; shapes, not colour alone, tell
+    chat (●) from files (■) and edits (|).
+    """
+    s = run.session
+    if s is None:
+        return ""
+    acts = s.activity
+    total = max([s.meeting_end, 1.0, *(a.end for a in acts)])
+    span = _row_span(total)
+    n_rows = max(1, math.ceil(total / span))
+    used = {_lane_of(a) for a in acts}
+    # Agent lanes are always shown (an empty one is the finding); persona lanes when the persona used them.
+    lanes = [ln for ln in _LANES if ln[0] == "agent" or (ln[0], ln[1]) in used]
+    lane_h, gap, left, head, foot = 14, 3, 122, 14, 16
+    row_h = head + len(lanes) * (lane_h + gap) + foot
+    px = ROW_WIDTH / span
+    width = left + ROW_WIDTH + 24  # room for the last tick's label
+    height = n_rows * (row_h + 8) + 22
+    starts = sorted(s.turn_start.items(), key=lambda kv: kv[1])
+    bounds = [
+        (ti, t0, starts[i + 1][1] if i + 1 < len(starts) else total) for i, (ti, t0) in enumerate(starts)
+    ]
+    seekable = s.recording is not None
+    lane_y = {(w, k): head + i * (lane_h + gap) for i, (w, k, _) in enumerate(lanes)}
+    p = [
+        f'<svg class="chart activity" role="img" aria-label="Who spoke when: {len(acts)} acts over '
+        f'{mmss(total)} of meeting" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for r in range(n_rows):
+        t_lo, t_hi = r * span, min(total, (r + 1) * span)
+        y0 = r * (row_h + 8)
+        x_of = lambda t, t_lo=t_lo: left + (t - t_lo) * px  # noqa: E731
+        p.append(f'<g transform="translate(0 {y0})">')
+        body_h = len(lanes) * (lane_h + gap)
+        # Turns as alternating bands, their numbers on top (linked to the turn), skipped where they would collide.
+        last_label = -1e9
+        for ti, a, b in bounds:
+            if b < t_lo or a > t_hi:
+                continue
+            xa, xb = x_of(max(a, t_lo)), x_of(min(b, t_hi))
+            if ti % 2:
+                p.append(
+                    f'<rect x="{xa:.1f}" y="{head - 2}" width="{max(0.0, xb - xa):.1f}" '
+                    f'height="{body_h + 2}" class="band"/>'
+                )
+            if a >= t_lo:
+                p.append(
+                    f'<line x1="{xa:.1f}" x2="{xa:.1f}" y1="{head - 2}" y2="{head + body_h}" class="tb"/>'
+                )
+                if xa - last_label >= 18:
+                    p.append(
+                        f'<a href="#{run.anchor}-turn-{ti}"><text x="{xa + 1:.1f}" y="{head - 4}" class="ax">'
+                        f"#{ti}<title>turn {ti} from {mmss(a)}</title></text></a>"
+                    )
+                    last_label = xa
+        for w, k, label in lanes:
+            y = lane_y[(w, k)]
+            p.append(
+                f'<text x="{left - 6}" y="{y + lane_h - 3}" text-anchor="end" class="dl">{esc(label)}</text>'
+            )
+            p.append(
+                f'<line x1="{left}" x2="{x_of(t_hi):.1f}" y1="{y + lane_h}" y2="{y + lane_h}" class="grid"/>'
+            )
+        edits: dict[tuple[str, int], list[Activity]] = defaultdict(list)
+        for act in acts:
+            if act.end < t_lo or act.start > t_hi or (act.start == t_hi and r + 1 < n_rows):
+                continue
+            w, k = _lane_of(act)
+            if (w, k) not in lane_y:
+                continue
+            y = lane_y[(w, k)]
+            colour = PERSONA_COLOUR if w == "persona" else AGENT_COLOUR
+            turn = f" (turn {act.turn_index})" if act.turn_index is not None else ""
+            if act.kind == "speech":
+                xa, xb = x_of(max(act.start, t_lo)), x_of(min(act.end, t_hi))
+                tip = f"{w} speaks {mmss(act.start)}–{mmss(act.end)}{turn}: {_short(act.text) or '(no transcript)'}"
+                bar = (
+                    f'<rect x="{xa:.1f}" y="{y}" width="{max(1.5, xb - xa):.1f}" height="{lane_h}" '
+                    f'fill="{colour}" rx="2"><title>{esc(tip)}</title></rect>'
+                )
+                if seekable:
+                    bar = (
+                        f'<a href="#{run.anchor}-audio" data-seek="{act.start:.2f}" data-audio="{run.anchor}-audio">'
+                        f"{bar}</a>"
+                    )
+                p.append(bar)
+            elif act.kind == "edit":
+                edits[(w, round(x_of(act.start) / 2))].append(act)
+            else:
+                x, cy = x_of(act.start), y + lane_h / 2
+                what = "chat" if act.kind == "chat" else "file"
+                tip = f"{w} {what} at {mmss(act.start)}{turn}: {_short(act.text)}"
+                if act.kind == "chat":
+                    p.append(
+                        f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="4" fill="{colour}"><title>{esc(tip)}</title></circle>'
+                    )
+                else:
+                    p.append(
+                        f'<rect x="{x - 4:.1f}" y="{cy - 4:.1f}" width="8" height="8" fill="#fff" stroke="{colour}" '
+                        f'stroke-width="2"><title>{esc(tip)}</title></rect>'
+                    )
+        # Edits come in bursts (hundreds per product): one tick per 2 pixels, its count in the title.
+        for (w, _), group in edits.items():
+            y = lane_y[(w, "edit")]
+            x = x_of(group[0].start)
+            turns = sorted({a.turn_index for a in group if a.turn_index is not None})
+            tip = f"{len(group)} {w} edit{'s' if len(group) > 1 else ''} at {mmss(group[0].start)}" + (
+                f" (turn {', '.join(map(str, turns))})" if turns else ""
+            )
+            p.append(
+                f'<rect x="{x - 0.75:.1f}" y="{y + 1}" width="1.5" height="{lane_h - 2}" '
+                f'fill="{PERSONA_COLOUR if w == "persona" else AGENT_COLOUR}"><title>{esc(tip)}</title></rect>'
+            )
+        step = _tick_step(span)
+        t = math.ceil(t_lo / step) * step
+        while t <= t_hi + 1e-6:
+            x = x_of(t)
+            p.append(
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{head + body_h}" y2="{head + body_h + 4}" class="grid"/>'
+            )
+            p.append(
+                f'<text x="{x:.1f}" y="{head + body_h + 14}" text-anchor="middle" class="ax">{mmss(t)}</text>'
+            )
+            t += step
+        p.append("</g>")
+    p.append(
+        f'<text x="{left}" y="{height - 4}" class="ax">meeting time (m:ss); bars: speech; ● chat; ■ file; '
+        "| document edit; shaded bands: every other turn, numbered at its start</text></svg>"
+    )
+    return "".join(p)
+
+
+def _short(text: str, n: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def latency_chart(run: RunView) -> str:
+    """Latency per turn: the agent's first speech and its first written act as paired bars (seconds).
+
+    A turn where the agent did not speak, or did nothing written, shows ✕ in that bar's place, so a
+    missing answer is not read as an instant one. Without the record's measurements (an ``evaluate`` of a
+    responses file) only the first response of any kind is drawn.
+    """
+    lats = {lt.turn_index: lt for lt in turn_latencies(run.responses)}
+    turns = [t.turn_index for t in run.entry.turns] or sorted(lats)
+    if not turns or not any(lt.first_ms is not None for lt in lats.values()):
+        return ""
+    measured = any(lt.measured for lt in lats.values())
+    series: tuple[tuple[str, str, str], ...] = (
+        (("speech", "first speech", AGENT_COLOUR), ("action", "first chat, edit or file", "#00897b"))
+        if measured
+        else (("first", "first response", AGENT_COLOUR),)
+    )
+
+    def value(lt: TurnLatency | None, key: str) -> float | None:
+        if lt is None:
+            return None
+        return {"speech": lt.speech_ms, "action": lt.action_ms, "first": lt.first_ms}[key]
+
+    peak = max([value(lats.get(ti), k) or 0.0 for ti in turns for k, _, _ in series] + [1.0]) / 1000
+    tick_s = _nice_step(peak / 4)
+    n_ticks = max(1, math.ceil(peak / tick_s - 1e-9))
+    top_s = tick_s * n_ticks
+    n = len(turns)
+    step = turn_step(n)
+    left, top, h = 40, 10, 130
+    plot_w = left + step * n + 4
+    note = "✕ none in that turn · x: turn"
+    width = max(plot_w + 6, left + sum(28 + 6 * len(label) for _, label, _ in series) + 6 * len(note))
+    height = top + h + 40
+    bw = (step - 3) / len(series)
+    hatch = f"{run.anchor}-hatch"  # ids are page-wide: one pattern per run
+    p = [
+        f'<svg class="chart latency" role="img" aria-label="Latency per turn" viewBox="0 0 {width:.0f} {height}" '
+        f'width="{width:.0f}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<defs><pattern id="{hatch}" width="4" height="4" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="4" height="4" fill="#00897b"/>'
+        '<line x1="0" y1="0" x2="0" y2="4" stroke="#fff" stroke-width="1.5"/></pattern></defs>',
+    ]
+    for k in range(n_ticks + 1):
+        tick = tick_s * k
+        y = top + h - h * k / n_ticks
+        p.append(f'<line x1="{left}" x2="{plot_w:.0f}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
+        p.append(
+            f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" class="ax">{number(tick, 3)} s</text>'
+        )
+    for i, ti in enumerate(turns):
+        x = left + i * step + 1.5
+        lt = lats.get(ti)
+        for si, (key, label, colour) in enumerate(series):
+            v = value(lt, key)
+            bx = x + si * bw
+            if lt is None:
+                tip = f"turn {ti}: no response recorded"
+            elif v is None:
+                tip = f"turn {ti}: no {label}"
+            else:
+                kind = f" ({lt.action_kind})" if key == "action" and lt.action_kind else ""
+                tip = f"turn {ti}: {label}{kind} after {number(v / 1000, 3)} s"
+            if v is None:
+                p.append(
+                    f'<text x="{bx + bw / 2:.1f}" y="{top + h - 2}" text-anchor="middle" class="miss">✕'
+                    f"<title>{esc(tip)}</title></text>"
+                )
+                continue
+            bh = max(1.5, h * (v / 1000) / top_s)
+            fill = f"url(#{hatch})" if key == "action" else colour
+            p.append(
+                f'<rect x="{bx:.1f}" y="{top + h - bh:.1f}" width="{max(1.0, bw - 0.5):.1f}" height="{bh:.1f}" '
+                f'fill="{fill}"><title>{esc(tip)}</title></rect>'
+            )
+        if n <= 26 or ti % 5 == 0:
+            p.append(
+                f'<a href="#{run.anchor}-turn-{ti}"><text x="{x + (step - 3) / 2:.1f}" y="{top + h + 12}" '
+                f'text-anchor="middle" class="ax">{ti}</text></a>'
+            )
+    lx = left
+    for key, label, colour in series:
+        fill = f"url(#{hatch})" if key == "action" else colour
+        p.append(f'<rect x="{lx}" y="{height - 12}" width="10" height="10" fill="{fill}"/>')
+        p.append(f'<text x="{lx + 14}" y="{height - 3}" class="ax">{esc(label)}</text>')
+        lx += 14 + 6 * len(label) + 14
+    p.append(f'<text x="{lx}" y="{height - 3}" class="ax">{note}</text></svg>')
+    return "".join(p) + _latency_summary(turns, lats, series)
+
+
+def _latency_summary(
+    turns: Sequence[int], lats: dict[int, TurnLatency], series: Sequence[tuple[str, str, str]]
+) -> str:
+    """The chart in words: median and slowest of each series, and the turns where it is missing."""
+    parts = []
+    for key, label, _ in series:
+        vals = {ti: getattr(lats[ti], f"{key}_ms") for ti in turns if ti in lats}
+        got = {ti: v for ti, v in vals.items() if v is not None}
+        missing = [ti for ti in turns if got.get(ti) is None]
+        if got:
+            slowest = max(got, key=lambda ti: got[ti])
+            text = (
+                f"{label}: median {number(statistics.median(got.values()) / 1000, 3)} s, slowest "
+                f"{number(got[slowest] / 1000, 3)} s (turn {slowest})"
+            )
+        else:
+            text = f"{label}: never"
+        if missing and got:
+            shown = ", ".join(map(str, missing[:12])) + (" …" if len(missing) > 12 else "")
+            text += f"; none in {len(missing)} turn{'s' if len(missing) > 1 else ''} ({shown})"
+        parts.append(text)
+    return '<p class="muted">' + esc("; ".join(parts)) + ".</p>"
+
+
+def _nice_step(x: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 × 10^k at or above ``x`` (a step between axis ticks)."""
+    if x <= 0:
+        return 1.0
+    mag = 10 ** math.floor(math.log10(x))
+    return next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= x - 1e-12)
+
+
+# --------------------------------------------------------------------------- dimensions × turns
+
+HEAT_BLOCK = 26  # turns per row of the heat map: a 52-turn meeting is two rows a page wide
+
+
+def dimension_heatmap(run: RunView) -> str:
+    """The judges' consensus per turn dimension and turn as a table of coloured cells with the value written.
+
+    The turn score heads each block (▲ marks a capped turn); a cell's title gives the exact value and each
+    judge's; unscored cells are hatched and show "–" with the reason in their title. Tables of at most
+    HEAT_BLOCK turns are stacked so a long meeting stays a page wide.
+    """
+    turns = run.entry.turns
+    if not turns:
+        return ""
+    out = ['<div class="heat-wrap">']
+    for b in range(0, len(turns), HEAT_BLOCK):
+        block = turns[b : b + HEAT_BLOCK]
+        head = "".join(
+            f'<th scope="col"><a href="#{run.anchor}-turn-{t.turn_index}" title="turn {t.turn_index}: '
+            f'{esc(nice(run.turn_phase(t.turn_index)[0]))}">{t.turn_index}</a></th>'
+            for t in block
+        )
+        caption = (
+            f"turns {block[0].turn_index}–{block[-1].turn_index}" if len(turns) > HEAT_BLOCK else "all turns"
+        )
+        rows = [
+            f'<table class="heat"><caption>Consensus per dimension and turn, {caption}</caption>'
+            f'<tr><th scope="col">turn</th>{head}</tr>'
+        ]
+        cells = []
+        for t in block:
+            mark = "▲" if t.capped else ""
+            if t.score is None:
+                cells.append(_unscored_cell(t, "turn score"))
+            else:
+                tip = f"turn {t.turn_index}: score {t.score:.2f}" + (
+                    " (capped at 4.0 by a hard floor)" if t.capped else ""
+                )
+                cells.append(
+                    f'<td class="{score_class(t.score)}" title="{esc(tip)}">{t.score:.1f}{mark}</td>'
+                )
+        rows.append(f'<tr class="total"><th scope="row">turn score</th>{"".join(cells)}</tr>')
+        for d in TURN_DIMENSIONS:
+            cells = []
+            for t in block:
+                v = t.dimensions.get(d) if t.score is not None else None
+                if v is None:
+                    cells.append(_unscored_cell(t, nice(d)))
+                    continue
+                tip = f"turn {t.turn_index} · {nice(d)}: {v:.2f}"
+                each = [
+                    f"{j.judge} {j.dimensions[d]:g}" for j in t.judges if j.dimensions and d in j.dimensions
+                ]
+                if len(each) > 1:
+                    tip += " (" + ", ".join(each) + ")"
+                cells.append(f'<td class="{score_class(v)}" title="{esc(tip)}">{v:.1f}</td>')
+            rows.append(
+                f'<tr><th scope="row">{esc(nice(d))} <small>×{TURN_WEIGHTS[d]:.2f}</small></th>{"".join(cells)}</tr>'
+            )
+        rows.append("</table>")
+        out.append("".join(rows))
+    out.append(
+        '<p class="muted">Cells: the judges\' consensus 1–10 (red below 4, orange below 6, yellow below 7.5, '
+        "green above); – not scored (hover for why); ▲ turn capped at 4.0. Hover a cell for the exact value "
+        "and each judge's; a turn number opens the turn.</p></div>"
+    )
+    return "".join(out)
+
+
+def _unscored_cell(t: Any, what: str) -> str:
+    why = t.unscored_reason or ("not scored" if t.score is None else f"{what} not given by the judges")
+    return f'<td class="h-none" title="{esc(f"turn {t.turn_index} · {what}: {why}")}">–</td>'

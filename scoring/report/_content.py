@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from modylbench.scenarios import ProductTemplate, SheetTemplate
 from modylbench.scoring.report._charts import chart_svg
 from modylbench.scoring.report._format import as_number, cell, esc
 
@@ -20,23 +21,33 @@ def _natural(key: str) -> tuple[Any, ...]:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", key))
 
 
-def _ordered(keys: Iterable[str], reference: Any) -> list[str]:
-    """Keys in the reference solution's order (the shared document's maps keep none), the rest naturally sorted."""
+def _ordered(keys: Iterable[str], *orders: Iterable[str]) -> list[str]:
+    """Keys in the first order that names them (the template's, then the reference solution's: the shared
+    document's maps keep none), the rest naturally sorted (exit_9x before exit_10x)."""
     keys = list(keys)
-    ref = [k for k in reference if k in keys] if isinstance(reference, dict) else []
-    return ref + sorted((k for k in keys if k not in ref), key=_natural)
+    present = set(keys)
+    out = list(dict.fromkeys(k for order in orders for k in order if k in present))
+    placed = set(out)
+    return out + sorted((k for k in keys if k not in placed), key=_natural)
 
 
-def _sheet_table(name: str, sheet: Any, reference: Any = None) -> str:
+def _keys(x: Any) -> list[str]:
+    """A reference's keys in its order (a dict's), none for anything else."""
+    return [str(k) for k in x] if isinstance(x, dict) else []
+
+
+def _sheet_table(name: str, sheet: Any, reference: Any = None, template: SheetTemplate | None = None) -> str:
     if not isinstance(sheet, dict) or not all(isinstance(r, dict) for r in sheet.values()):
         return f"<h5>{esc(name)}</h5>{_json_block(sheet)}"
-    rows = _ordered(sheet, reference)
+    t_rows = [r.key for r in template.rows] if template is not None else []
+    t_cols = [c.key for c in template.columns] if template is not None else []
+    rows = _ordered(sheet, t_rows, _keys(reference))
     ref_row = (
         next((r for r in reference.values() if isinstance(r, dict)), None)
         if isinstance(reference, dict)
         else None
     )
-    cols = _ordered({c for r in sheet.values() for c in r}, ref_row)
+    cols = _ordered({c for r in sheet.values() for c in r}, t_cols, _keys(ref_row))
     # Year-per-row sheets read better the way a financial model is laid out: periods across.
     transpose = len(rows) <= 8 < len(cols) or (len(rows) < len(cols) and len(rows) <= 6)
     head, body_keys = (rows, cols) if transpose else (cols, rows)
@@ -65,10 +76,14 @@ def _json_block(x: Any) -> str:
     return f'<pre class="json">{esc(text)}</pre>'
 
 
-def render_content(output_type: str, content: Any, reference: Any = None) -> str:
+def render_content(
+    output_type: str, content: Any, reference: Any = None, template: ProductTemplate | None = None
+) -> str:
     """A product's final state rendered the way a person reads it (docs/products.md shapes).
 
-    ``reference`` (the scenario's reference content) only orders rows and columns.
+    ``template`` (what the agent was asked to deliver) and ``reference`` (the scenario's reference content)
+    only order sheets, rows, columns, widgets and keys: the template's order first, then the reference's,
+    then natural order for keys neither names.
     """
     if content is None:
         return '<p class="muted">Empty.</p>'
@@ -76,7 +91,11 @@ def render_content(output_type: str, content: Any, reference: Any = None) -> str
         return f'<div class="doc-text">{esc(content)}</div>'
     if output_type == "spreadsheet" and isinstance(content, dict):
         ref = reference if isinstance(reference, dict) else {}
-        return "".join(_sheet_table(name, content[name], ref.get(name)) for name in _ordered(content, ref))
+        sheets = {st.key: st for st in template.sheets} if template is not None else {}
+        return "".join(
+            _sheet_table(name, content[name], ref.get(name), sheets.get(name))
+            for name in _ordered(content, sheets, _keys(ref))
+        )
     if output_type == "document" and isinstance(content, dict):
         out = [f"<h5>{esc(content.get('title') or '')}</h5>"]
         for s in content.get("sections") or []:
@@ -91,7 +110,12 @@ def render_content(output_type: str, content: Any, reference: Any = None) -> str
         return chart_svg(content) + _chart_table(content)
     if output_type == "dashboard" and isinstance(content, dict):
         out = [f'<h5>{esc(content.get("title") or "")}</h5><div class="widgets">']
-        for wid, wdg in (content.get("widgets") or {}).items():
+        raw = content.get("widgets")
+        widgets: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        ref_widgets = reference.get("widgets") if isinstance(reference, dict) else None
+        t_widgets = [w.key for w in template.widgets] if template is not None else []
+        for wid in _ordered(widgets, t_widgets, _keys(ref_widgets)):
+            wdg = widgets[wid]
             if not isinstance(wdg, dict):
                 continue
             kind, value = wdg.get("type"), wdg.get("value")
@@ -111,7 +135,9 @@ def render_content(output_type: str, content: Any, reference: Any = None) -> str
         out.append("</div>")
         return "".join(out)
     if output_type == "kv" and isinstance(content, dict):
-        rows = "".join(f"<tr><th>{esc(k)}</th><td>{cell(v)}</td></tr>" for k, v in content.items())
+        t_keys = [k.key for k in template.keys] if template is not None else []
+        order = _ordered(content, t_keys, _keys(reference))
+        rows = "".join(f"<tr><th>{esc(k)}</th><td>{cell(content[k])}</td></tr>" for k in order)
         return f'<table class="sheet">{rows}</table>'
     if output_type == "list" and isinstance(content, dict) and isinstance(content.get("items"), list):
         return "<ol>" + "".join(f"<li>{cell(i)}</li>" for i in content["items"]) + "</ol>"

@@ -21,7 +21,14 @@ from modylbench.scenarios import Scenario, VerificationCriterion, resolve_scenar
 from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS, tier_of, tier_threshold
 from modylbench.scoring._models import ProductScore, Scorecard, TurnScore
 from modylbench.scoring._mutations import classify_mutations
-from modylbench.scoring.report._charts import dimension_chart, edits_chart, timeline_chart
+from modylbench.scoring.report._charts import (
+    activity_chart,
+    dimension_chart,
+    dimension_heatmap,
+    edits_chart,
+    latency_chart,
+    timeline_chart,
+)
 from modylbench.scoring.report._compare import basis_of, unequal
 from modylbench.scoring.report._content import render_content
 from modylbench.scoring.report._format import cell, esc, fmt, mmss, nice, numbers_in, score_class
@@ -179,8 +186,10 @@ def _speech_line(sp: Any) -> str:
     if sp is None or (sp.voiced_s <= 0 and not sp.recognition):
         return ""
     if not sp.recognition:
-        return (f"<div><b>speech</b> not recognised (no <code>--asr</code>): {sp.voiced_s:.0f} s of voice; declared "
-                f"transcripts credited up to {sp.words_per_voiced_second:g} words per voiced second</div>")
+        return (
+            f"<div><b>speech</b> not recognised (no <code>--asr</code>): {sp.voiced_s:.0f} s of voice; declared "
+            f"transcripts credited up to {sp.words_per_voiced_second:g} words per voiced second</div>"
+        )
     lost = f", <b>{sp.unrecognised_s:.0f} s unrecognised</b>" if sp.unrecognised_s > 0 else ""
     return f"<div><b>speech</b> recognised: {sp.recognised_s:.0f} of {sp.voiced_s:.0f} s of voice heard{lost}</div>"
 
@@ -517,7 +526,12 @@ def _product_block(
             if run.scenario
             else None
         )
-        rendered = render_content(wp.output_type, wp.content, spec.reference if spec is not None else None)
+        rendered = render_content(
+            wp.output_type,
+            wp.content,
+            spec.reference if spec is not None else None,
+            spec.template if spec is not None else None,
+        )
         out.append(f'<details class="final" open><summary>Final state</summary>{rendered}</details>')
     elif "not_delivered" in p.flags:
         out.append('<p class="muted">Never delivered.</p>')
@@ -527,6 +541,35 @@ def _product_block(
             "session to see it).</p>"
         )
     out.append("</section>")
+    return "".join(out)
+
+
+def _meeting_charts(run: RunView) -> str:
+    """The turn dimensions per turn, the latency per turn and (for a recorded session) who spoke when."""
+    out = []
+    heat = dimension_heatmap(run)
+    if heat:
+        out.append(f"<h3>Dimensions per turn</h3>{heat}")
+    lat = latency_chart(run)
+    if not lat and run.responses is not None:
+        out.append('<h3>Latency per turn</h3><p class="muted">The responses give no latencies.</p>')
+    if lat:
+        out.append(
+            '<h3>Latency per turn</h3><p class="muted">Seconds from the end of the persona\'s speech to the '
+            "agent's first answer in the turn. Hover a bar for its value; a turn number opens the turn.</p>"
+            + lat
+        )
+    who = activity_chart(run)
+    if who:
+        seek = (
+            " Click a speech bar to play the recording from there."
+            if run.session and run.session.recording
+            else ""
+        )
+        out.append(
+            '<h3>Who spoke when</h3><p class="muted">Everything said, posted, sent and edited, on the meeting '
+            f"clock. Hover a mark for what it was.{seek}</p>{who}"
+        )
     return "".join(out)
 
 
@@ -628,6 +671,7 @@ def _run_section(run: RunView, audio: bool, collapsed: bool) -> str:
         f'<div class="cols2"><div><h3>Where points were lost</h3>{_lost_points(run)}</div>'
         f"<div><h3>The 11 dimensions</h3>{dimension_chart([(run.label, dimension_means(e))])}{note}</div></div>",
         f'<h3>Score per turn</h3><p class="muted">Click a bar to open the turn.</p>{timeline_chart(run)}',
+        _meeting_charts(run),
         _media_section(run, audio),
         '<h3>Turns <small class="muted">(click a row for what was said and the judges\' reasons)</small></h3>'
         + _turns_section(run, by_turn),
@@ -688,7 +732,9 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
             + "</ul></div>"
         )
     else:
-        out.append(f'<p class="muted">Differences (Δ) are against <b>{esc(base)}</b>, the first run given.</p>')
+        out.append(
+            f'<p class="muted">Differences (Δ) are against <b>{esc(base)}</b>, the first run given.</p>'
+        )
     out.append(
         '<table class="sheet cmp"><tr><th>agent / model</th><th>runs</th><th>turns played</th><th>score</th>'
         "<th>tier</th><th>journey</th><th>destination</th><th>pass^k</th><th>capped turns</th></tr>"

@@ -9,11 +9,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from modylbench.record import (
     AgentSpeech,
     ChatMessage,
+    DocUpdate,
     ErrorEvent,
     FileTransfer,
     Interruption,
@@ -32,6 +33,39 @@ from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS
 from modylbench.scoring._models import ScenarioScore, Scorecard
 
 logger = logging.getLogger(__name__)
+
+Who = Literal["persona", "agent"]
+ActivityKind = Literal["speech", "chat", "file", "edit"]
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One act in the meeting on the meeting clock: who spoke, posted, pushed a file or edited, and when."""
+
+    who: Who
+    kind: ActivityKind
+    start: float
+    end: float  # equal to start for instant acts (a chat message, a file, an edit)
+    turn_index: int | None
+    text: str = ""  # what was said or posted, the file's name
+
+
+@dataclass(frozen=True)
+class TurnLatency:
+    """How long the agent took to answer a turn, from the end of the persona's speech (milliseconds).
+
+    ``speech_ms`` is its first speech, ``action_ms`` its first written act (chat, document edit or file,
+    ``action_kind`` says which); None when it did not do that in the turn. A responses line without our
+    measurements only has ``first_ms``, the first response of any kind (the public ``latency_ms``).
+    """
+
+    turn_index: int
+    first_ms: float | None
+    first_kind: str | None = None
+    speech_ms: float | None = None
+    action_ms: float | None = None
+    action_kind: str | None = None
+    measured: bool = False  # True when speech and action were measured apart (a recorded session)
 
 
 @dataclass
@@ -52,6 +86,8 @@ class SessionView:
     errors: list[ErrorEvent] = field(default_factory=list)
     interruptions: dict[int, list[str]] = field(default_factory=dict)
     manifest: dict[str, Any] = field(default_factory=dict)
+    activity: list[Activity] = field(default_factory=list)
+    meeting_end: float = 0.0  # meeting time of the record's last event (the session's end when sealed)
 
     @property
     def recording(self) -> Path | None:
@@ -79,6 +115,11 @@ def load_session(folder: Path) -> SessionView:
     view = SessionView(folder=folder, start=start, responses=responses, manifest=files.read_manifest() or {})
     for ev in read.events:
         ti = ev.turn_index
+        view.meeting_end = max(view.meeting_end, ev.meeting_time)
+        act = _activity(ev)
+        if act is not None:
+            view.activity.append(act)
+            view.meeting_end = max(view.meeting_end, act.end)
         if isinstance(ev, TurnStart) and ti is not None:
             view.turn_start[ti] = ev.meeting_time
         elif isinstance(ev, TurnEnd) and ti is not None:
@@ -99,6 +140,60 @@ def load_session(folder: Path) -> SessionView:
         elif isinstance(ev, Interruption) and ti is not None:
             view.interruptions.setdefault(ti, []).append(f"{ev.kind} by {ev.by}")
     return view
+
+
+def _activity(ev: Any) -> Activity | None:
+    """The who-spoke-when entry of a record event; None for events that are not someone acting."""
+    ti = ev.turn_index
+    if isinstance(ev, PersonaUtterance):
+        return Activity("persona", "speech", ev.start, max(ev.start, ev.end), ti, ev.text)
+    if isinstance(ev, AgentSpeech):
+        return Activity("agent", "speech", ev.onset, max(ev.onset, ev.offset), ti, ev.transcript or "")
+    if isinstance(ev, ChatMessage) and ev.sender in ("persona", "agent"):
+        return Activity(ev.sender, "chat", ev.meeting_time, ev.meeting_time, ti, ev.text)
+    if isinstance(ev, FileTransfer):
+        who: Who = "persona" if ev.direction == "to_agent" else "agent"
+        name = ev.name if ev.ok else f"{ev.name} (refused: {ev.reason})"
+        return Activity(who, "file", ev.meeting_time, ev.meeting_time, ti, name)
+    if isinstance(ev, DocUpdate) and ev.origin in ("persona", "agent"):
+        return Activity(ev.origin, "edit", ev.meeting_time, ev.meeting_time, ti, f"{ev.size} B update")
+    return None
+
+
+def turn_latencies(responses: ScenarioResponses | None) -> list[TurnLatency]:
+    """Each answered turn's latencies: speech and first written act apart when the record measured them."""
+    if responses is None:
+        return []
+    measured: dict[int, dict[str, Any]] = {}
+    rows = (responses.measurements or {}).get("turns")
+    if isinstance(rows, list):
+        for row in rows:
+            if isinstance(row, dict) and isinstance(row.get("turn_index"), int):
+                measured[row["turn_index"]] = row
+    out = []
+    for t in responses.turns:
+        row = measured.get(t.turn_index)
+        if row is None:
+            out.append(TurnLatency(t.turn_index, t.latency_ms))
+            continue
+        kinds = {k: row.get(f"latency_{k}_ms") for k in ("chat", "doc", "file")}
+        present = {k: float(v) for k, v in kinds.items() if isinstance(v, int | float)}
+        out.append(
+            TurnLatency(
+                t.turn_index,
+                t.latency_ms,
+                row.get("latency_first") if isinstance(row.get("latency_first"), str) else None,
+                _ms(row.get("latency_speech_ms")),
+                _ms(row.get("latency_action_ms")),
+                min(present, key=lambda k: present[k]) if present else None,
+                measured=True,
+            )
+        )
+    return out
+
+
+def _ms(x: Any) -> float | None:
+    return float(x) if isinstance(x, int | float) and not isinstance(x, bool) else None
 
 
 @dataclass
