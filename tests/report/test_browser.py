@@ -155,3 +155,69 @@ async def test_headline_and_tables_without_javascript(scored, scenarios, tmp_pat
         assert checks and checks["h"] > 100
     finally:
         await browser.close()
+
+
+CLIP = """(sel => { const el = document.querySelector(sel); if (!el) return null; el.scrollIntoView();
+  const r = el.getBoundingClientRect(); return {x: r.left + scrollX, y: r.top + scrollY, width: r.width,
+  height: r.height, page: document.documentElement.clientWidth, scroll: el.scrollWidth - el.clientWidth}; })"""
+
+
+async def _shoot(browser: Any, sel: str, name: str) -> dict[str, Any]:
+    """Screenshot of one element (for people to look at); its box, the page width and any overflow."""
+    import base64
+
+    box = await browser.eval(f"{CLIP}({sel!r})")
+    assert box is not None, f"{sel} is not on the page"
+    clip = {k: box[k] for k in ("x", "y", "width", "height")} | {"scale": 1}
+    out = await browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / name).write_bytes(base64.b64decode(out["data"]))
+    return box  # type: ignore[no-any-return]
+
+
+async def test_session_meeting_charts(session_folder: Path, tmp_path: Path) -> None:
+    path = session_folder / "report.html"
+    browser = await cdp.Browser.launch(tmp_path / "profile-charts")
+    try:
+        await browser.open(path.as_uri())
+        for sel, shot in (("svg.activity", "session-who-spoke-when.png"), ("svg.latency", "session-latency.png"),
+                          (".heat-wrap", "session-heatmap.png")):
+            box = await _shoot(browser, sel, shot)
+            assert 100 < box["width"] <= box["page"] and box["height"] > 60, (sel, box)
+        # The heat map's cells carry their value as text and the exact value as a title.
+        cell = await browser.eval("""(() => { const td = document.querySelector('table.heat td[title*="context accuracy"]');
+            return {text: td.innerText, title: td.title, bg: getComputedStyle(td).backgroundColor}; })()""")
+        assert cell["text"].replace(".", "").isdigit() and "context accuracy:" in cell["title"]
+        assert cell["bg"] not in ("rgba(0, 0, 0, 0)", "transparent")
+        # A speech bar in the timeline plays the recording from where it starts.
+        want, got = await browser.eval("""(() => { const a = document.querySelector('audio');
+            const bar = document.querySelectorAll('svg.activity a[data-seek]')[3];
+            const t = parseFloat(bar.getAttribute('data-seek'));
+            return new Promise(r => { a.addEventListener('seeked', () => r([t, a.currentTime]), {once: true});
+              bar.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true})); }); })()""")
+        assert want > 1 and abs(got - want) < 0.5
+        # Lanes are named in text, not told apart by colour alone.
+        lanes = await browser.eval("Array.from(document.querySelectorAll('svg.activity text.dl')).map(t => t.textContent)")
+        assert {"persona speaks", "agent speaks", "agent edits"} <= set(lanes)
+    finally:
+        await browser.close()
+
+
+async def test_a_52_turn_meeting_stays_a_page_wide(scored, scenarios, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    card, resp = scored["final_state_dump"]
+    timed = resp.model_copy(update={"turns": [t.model_copy(update={"latency_ms": 400.0 + 97 * (t.turn_index % 9)})
+                                              for t in resp.turns]})
+    path = write_report([card], tmp_path / "long.html", responses=[timed], scenarios=scenarios)
+    browser = await cdp.Browser.launch(tmp_path / "profile-long")
+    try:
+        await browser.open(path.as_uri())
+        heat = await _shoot(browser, ".heat-wrap", "heatmap-52-turns.png")
+        assert heat["scroll"] == 0 and heat["width"] <= heat["page"]  # two blocks of 26 turns, no scrolling
+        assert await browser.eval("document.querySelectorAll('table.heat').length") == 2
+        lat = await _shoot(browser, "svg.latency", "latency-52-turns.png")
+        assert 600 < lat["width"] <= lat["page"] and lat["height"] < 260
+        # 52 turns of text: every cell still shows its value (colour is not the only cue).
+        empty = await browser.eval("Array.from(document.querySelectorAll('table.heat td')).filter(td => !td.innerText.trim()).length")
+        assert empty == 0
+    finally:
+        await browser.close()
