@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from importlib import resources
 from pathlib import Path
 
@@ -32,7 +33,9 @@ def test_a_build_ships_css_and_js(tmp_path: Path) -> None:
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    for folder in ("scenarios", "record", "channels", "personas", "agents", "simulator", "scoring"):
+    # Every folder pyproject.toml maps to a package (a new top-level folder is picked up by itself).
+    mapping = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    for folder in set(mapping.values()):
         os.symlink(ROOT / folder, src / folder)
     out = tmp_path / "lib"
     proc = subprocess.run(
