@@ -1,0 +1,173 @@
+"""Results over many sessions: one scorecard and a leaderboard combined from each session folder's own
+``scorecard.json``, written atomically. ``run`` and ``sweep`` accumulate their OUT folder this way.
+
+Combining never re-judges: a session is scored once, in its own folder, and the combined scorecard is
+rebuilt from those files (cheap enough to redo after every finished session).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from modylbench.record import SessionFolder, package_version
+
+logger = logging.getLogger(__name__)
+
+LEADERBOARD_JSON = "leaderboard.json"
+LEADERBOARD_MD = "leaderboard.md"
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """One scored session: its folder, its manifest and its own scorecard."""
+
+    folder: Path
+    manifest: dict[str, Any]
+    card: Any  # modylbench.scoring.Scorecard (scoring is imported lazily: the CLI's help stays light)
+
+
+def complete_sessions(out: Path) -> list[Path]:
+    """The session folders directly under ``out`` that are complete and scored, in name order."""
+    from modylbench.simulator._runner import session_complete
+
+    if not out.is_dir():
+        return []
+    return [d for d in sorted(out.iterdir()) if d.is_dir() and session_complete(d)]
+
+
+def load_result(folder: Path) -> SessionResult | None:
+    """A session's manifest and scorecard; None (logged) when either cannot be read."""
+    from modylbench.scoring import read_scorecard
+
+    files = SessionFolder(folder)
+    manifest = files.read_manifest()
+    try:
+        card = read_scorecard(files.scorecard)
+    except (OSError, ValueError) as exc:
+        logger.warning("%s: unreadable scorecard, left out of the results (%s)", folder, exc)
+        return None
+    return SessionResult(folder, manifest or {}, card)
+
+
+def combine(results: Iterable[tuple[str, Any]]) -> Any:
+    """One scorecard over many sessions' scorecards: ``(label, card)`` pairs, the label becoming the model id.
+
+    Trials are numbered per (label, scenario) in the order given, so the same scenario played under
+    several seeds or trials counts towards pass^k. Judges are the union of the sessions' panels.
+    """
+    from modylbench.scoring import Scorecard, aggregate
+
+    entries: list[Any] = []
+    judges: list[str] = []
+    skipped: list[dict[str, Any]] = []
+    counter: dict[tuple[str, str], int] = {}
+    incomplete = False
+    for label, card in results:
+        judges += [j for j in card.judges if j not in judges]
+        skipped += card.skipped
+        incomplete = incomplete or card.incomplete
+        for entry in card.scenarios:
+            key = (label, entry.scenario_id)
+            trial = counter.get(key, 0)
+            counter[key] = trial + 1
+            entries.append(entry.model_copy(update={"model_id": label, "trial": trial}))
+    return Scorecard(
+        modylbench_version=package_version(),
+        judges=judges,
+        scenarios=entries,
+        aggregate=aggregate(entries),
+        skipped=skipped,
+        incomplete=incomplete,
+    )
+
+
+def leaderboard(card: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The leaderboard of a combined scorecard: one row per model (best mean first), per-scenario columns."""
+    per: dict[tuple[str, str], list[float]] = {}
+    for s in card.scenarios:
+        if s.modylbench_score is not None and not s.missing_verdicts:
+            per.setdefault((s.model_id, s.scenario_id), []).append(s.modylbench_score)
+    rows = []
+    for agg in card.aggregate.values():
+        scenarios = {}
+        for pk in agg.per_scenario:
+            scores = per.get((agg.model_id, pk.scenario_id), [])
+            scenarios[pk.scenario_id] = {
+                "runs": pk.trials,
+                "passes": pk.passes,
+                "pass_k": pk.pass_k,
+                "mean_score": sum(scores) / len(scores) if scores else None,
+            }
+        rows.append(
+            {
+                "model": agg.model_id,
+                "runs": agg.runs,
+                "mean_score": agg.mean_score,
+                "tier": agg.tier,
+                "pass_k": agg.pass_k,
+                "incomplete_runs": agg.incomplete_runs,
+                "scenarios": scenarios,
+            }
+        )
+    rows.sort(key=lambda r: (r["mean_score"] is None, -(r["mean_score"] or 0.0), r["model"]))
+    return {"updated_wall_time": time.time(), "judges": list(card.judges), **(extra or {}), "rows": rows}
+
+
+def leaderboard_markdown(board: dict[str, Any]) -> str:
+    """The leaderboard as a Markdown table a person reads (numbers rounded for display only)."""
+
+    def num(x: float | None) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    scenario_ids = sorted({sid for row in board["rows"] for sid in row["scenarios"]})
+    head = ["#", "model", "runs", "score", "tier", "pass^1", "pass^k", *scenario_ids]
+    lines = [f"# Leaderboard\n\njudges: {', '.join(board['judges']) or '—'}"]
+    if "cells" in board:
+        c = board["cells"]
+        lines.append(
+            f"cells: {c['complete']} complete of {c['planned']} planned"
+            + (f", {c['failed']} failed" if c.get("failed") else "")
+        )
+    lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i, row in enumerate(board["rows"], 1):
+        pk = row["pass_k"]
+        top = max(pk, key=int) if pk else None
+        cells = [
+            str(i),
+            row["model"],
+            str(row["runs"]),
+            num(row["mean_score"]),
+            "incomplete" if row["incomplete_runs"] else (row["tier"] or "—"),
+            num(pk.get("1")),
+            f"k={top}: {num(pk[top])}" if top else "—",
+        ]
+        for sid in scenario_ids:
+            s = row["scenarios"].get(sid)
+            cells.append("—" if s is None else f"{num(s['mean_score'])} ({s['passes']}/{s['runs']} pass)")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a text file so a reader sees the old or the new content, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_results(out: Path, card: Any, extra: dict[str, Any] | None = None) -> None:
+    """``OUT/scorecard.json``, ``OUT/leaderboard.json`` and ``OUT/leaderboard.md``, each written atomically."""
+    from modylbench.scoring import write_scorecard
+
+    write_scorecard(card, SessionFolder(out).scorecard)
+    board = leaderboard(card, extra)
+    write_atomic(out / LEADERBOARD_JSON, json.dumps(board, indent=2) + "\n")
+    write_atomic(out / LEADERBOARD_MD, leaderboard_markdown(board))

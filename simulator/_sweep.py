@@ -1,0 +1,676 @@
+"""``modylbench sweep``: a TOML file names scenarios x agents x transports x turns x seeds x trials; every
+cell is a session folder under OUT, run here (``run_one``/``SessionWorkers``) or on Ray, resumed, and
+combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scale.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import re
+import socket
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from modylbench.record import SessionFolder
+from modylbench.simulator._cli_common import check_judges, judge_option
+from modylbench.simulator._errors import UserError
+
+logger = logging.getLogger(__name__)
+
+PLAN_FILE = "sweep.json"
+"""OUT/sweep.json: the sweep as last run (its settings and cells); marks OUT as a sweep folder."""
+TRANSPORTS = ("inproc", "webrtc")
+REALTIME_RESOURCE = "modylbench_realtime"
+"""The Ray custom resource a real-time (webrtc) meeting takes one unit of (docs/scale.md)."""
+MEETING_CPUS = 0.5
+"""Ray CPUs one meeting asks for by default; measured in docs/scale.md (a webrtc meeting with a scripted
+agent uses 0.15-0.3 of a core, an inproc one as much as it gets while it runs)."""
+_SLUG_CHARS = 48
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RaySettings(_Strict):
+    """The ``[ray]`` table: where and how the cells run on a Ray cluster."""
+
+    address: str | None = Field(
+        default=None, description="auto, HOST:PORT or ray://HOST:10001; --ray overrides."
+    )
+    num_cpus: float = Field(default=MEETING_CPUS, gt=0, le=64, description="Ray CPUs per meeting.")
+    memory_mb: int | None = Field(
+        default=None, ge=1, description="Ray memory per meeting (MB); none by default."
+    )
+    realtime_resource: str = Field(
+        default=REALTIME_RESOURCE,
+        min_length=1,
+        description="Custom resource a webrtc meeting takes one unit of, when the cluster declares it.",
+    )
+    max_retries: int = Field(
+        default=3, ge=0, le=100, description="Retries of a cell whose worker or node died."
+    )
+    shared_path: str | None = Field(
+        default=None,
+        description="OUT as every node mounts it: workers write cells there instead of shipping them.",
+    )
+    max_folder_mb: int = Field(default=2048, ge=1, description="Largest session folder a worker ships back.")
+
+
+def _listify(v: Any) -> Any:
+    return v if isinstance(v, list) else [v]
+
+
+class SweepConfig(_Strict):
+    """A sweep file (TOML). Lists may be given as one value."""
+
+    out: str | None = Field(default=None, description="Folder of the sweep; --out overrides.")
+    scenarios: list[str] = Field(default=["all"], min_length=1, description="Scenario ids, or all.")
+    tags: list[str] = Field(
+        default=[], description="Keep scenarios matching every tag: KEY=VALUE or a metadata tag."
+    )
+    scenario_files: list[str] = Field(
+        default=[], description="Scenario .jsonl/.json files or folders (--scenarios)."
+    )
+    agents: list[str] = Field(min_length=1, description="Agent specs: built-in names, cmd:..., py:...")
+    trials: int = Field(
+        default=1, ge=1, le=1000, description="Trials of every (scenario, agent, seed, ...) cell."
+    )
+    seeds: list[int] = Field(
+        default=[0], min_length=1, description="Scenario instances (0: the published data)."
+    )
+    transports: list[Literal["inproc", "webrtc"]] = Field(default=["inproc"], min_length=1)
+    turns: list[int | Literal["all"]] = Field(
+        default=["all"], min_length=1, description="First N turns, or all."
+    )
+    judges: list[str] = Field(
+        default=["offline"], min_length=1, description="The judge panel scoring every cell."
+    )
+    speed: float | None = Field(
+        default=None, gt=0, description="inproc only: meeting clock X times real time."
+    )
+    speech: str = Field(default="espeak", description="Persona speech engine spec.")
+    captions: bool = Field(default=True, description="Send captions (false: the agent must listen).")
+    concurrency: int = Field(
+        default=1, ge=1, le=256, description="Sessions at once on this machine (not Ray)."
+    )
+    ray: RaySettings | None = None
+
+    @field_validator(
+        "scenarios",
+        "tags",
+        "scenario_files",
+        "agents",
+        "seeds",
+        "transports",
+        "turns",
+        "judges",
+        mode="before",
+    )
+    @classmethod
+    def _one_or_many(cls, v: Any) -> Any:
+        return _listify(v)
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, v: list[int]) -> list[int]:
+        if any(s < 0 for s in v):
+            raise ValueError("seeds are non-negative integers")
+        return list(dict.fromkeys(v))
+
+    @field_validator("turns")
+    @classmethod
+    def _turns(cls, v: list[int | str]) -> list[int | str]:
+        if any(isinstance(t, int) and t < 1 for t in v):
+            raise ValueError('turns are positive integers or "all"')
+        return list(dict.fromkeys(v))
+
+    @field_validator("agents", "scenarios", "transports", "judges")
+    @classmethod
+    def _distinct(cls, v: list[str]) -> list[str]:
+        if any(not s.strip() for s in v):
+            raise ValueError("an entry is empty")
+        return list(dict.fromkeys(v))
+
+
+def config_error(source: str, exc: ValidationError) -> UserError:
+    """A validation failure as one line naming each key."""
+    problems = []
+    for err in exc.errors():
+        key = ".".join(str(p) for p in err["loc"]) or "(top)"
+        if err["type"] == "extra_forbidden":
+            problems.append(f"unknown key {key!r}")
+        elif err["type"] == "missing":
+            problems.append(f"{key}: required")
+        else:
+            problems.append(f"{key}: {err['msg']} (got {err.get('input')!r:.60})")
+    return UserError(f"{source}: " + "; ".join(problems))
+
+
+def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
+    """Read and validate the sweep file; keys given in ``overrides`` (the command line) replace the file's."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such sweep file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read it ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML ({exc})") from None
+    ray_override = overrides.pop("ray", None)
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    if ray_override is not None:
+        table = data.get("ray")
+        data["ray"] = {**(table if isinstance(table, dict) else {}), "address": ray_override}
+    try:
+        config = SweepConfig.model_validate(data)
+    except ValidationError as exc:
+        raise config_error(str(path), exc) from None
+    # Relative scenario files are read from the sweep file's folder, wherever the command runs.
+    config.scenario_files = [
+        str(path.parent / p) if not Path(p).is_absolute() else p for p in config.scenario_files
+    ]
+    return config
+
+
+# ------------------------------------------------------------------ cells
+
+
+def agent_slug(agent: str) -> str:
+    """A folder-safe, readable, bounded form of an agent spec; a short hash keeps changed ones distinct."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", agent).strip("-.") or "agent"
+    if slug == agent and len(slug) <= _SLUG_CHARS:
+        return slug
+    return f"{slug[: _SLUG_CHARS - 9]}-{hashlib.sha256(agent.encode()).hexdigest()[:8]}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One session of the sweep: what it plays, and the folder name that says so."""
+
+    scenario_id: str
+    agent: str
+    transport: str
+    turns: int | None
+    seed: int
+    trial: int
+
+    @property
+    def name(self) -> str:
+        turns = "all" if self.turns is None else f"turns{self.turns}"
+        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}"
+
+    def manifest_entry(self) -> dict[str, Any]:
+        """What the session's manifest records under ``sweep_cell`` (the view and resume read it)."""
+        return {
+            "name": self.name,
+            "scenario_id": self.scenario_id,
+            "agent": self.agent,
+            "transport": self.transport,
+            "turns": self.turns,
+            "seed": self.seed,
+            "trial": self.trial,
+        }
+
+
+def _tag_matches(scenario: Any, tag: str) -> bool:
+    meta = scenario.metadata or {}
+    if "=" not in tag:
+        tags = meta.get("tags")
+        return isinstance(tags, list) and tag.lower() in {str(t).lower() for t in tags}
+    key, _, want = (s.strip() for s in tag.partition("="))
+    known = {"id": scenario.scenario_id, "vertical": scenario.vertical, "tier": scenario.quality_tier}
+    have = known.get(key.lower(), meta.get(key))
+    return have is not None and str(have).lower() == want.lower()
+
+
+def select_scenarios(config: SweepConfig, seed: int) -> list[Any]:
+    """The scenarios the sweep plays at ``seed``: its ids (or all), kept when they match every tag."""
+    from modylbench.simulator._cmd_scenarios import load_all, pick
+
+    paths = tuple(Path(p) for p in config.scenario_files)
+    every = "all" in config.scenarios
+    scenarios = load_all(paths, seed, None if every else list(config.scenarios))
+    chosen = list(scenarios.values()) if every else [pick(scenarios, sid) for sid in config.scenarios]
+    kept = [s for s in chosen if all(_tag_matches(s, t) for t in config.tags)]
+    if not kept:
+        raise UserError(
+            f"no scenario matches the tags {config.tags} (tags: KEY=VALUE over id, vertical, tier and "
+            "metadata keys such as difficulty or domain; a bare word matches metadata.tags)"
+        )
+    return kept
+
+
+@dataclass
+class Plan:
+    """Every cell of a sweep with the RunSpec that plays it."""
+
+    out: Path
+    config: SweepConfig
+    cells: list[Cell] = field(default_factory=list)
+    specs: dict[str, Any] = field(default_factory=dict)  # cell name -> RunSpec
+
+
+def plan(config: SweepConfig, out: Path) -> Plan:
+    """Expand the sweep into cells, in a stable order (scenario, agent, transport, turns, seed, trial)."""
+    from modylbench.channels import LinkOptions
+    from modylbench.simulator._runner import RunSpec
+    from modylbench.simulator._session import MeetingOptions
+
+    if config.speed is not None and config.transports != ["inproc"]:
+        raise UserError("speed applies to transport inproc only (WebRTC runs in real time)")
+    result = Plan(out, config)
+    by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
+    for sc0 in by_seed[config.seeds[0]]:
+        for agent in config.agents:
+            for transport in config.transports:
+                for turns in config.turns:
+                    n = None if turns == "all" else int(turns)
+                    for seed in config.seeds:
+                        scenario = next(s for s in by_seed[seed] if s.scenario_id == sc0.scenario_id)
+                        for trial in range(config.trials):
+                            cell = Cell(scenario.scenario_id, agent, transport, n, seed, trial)
+                            meeting = MeetingOptions(
+                                turns=n,
+                                judges=list(config.judges),
+                                seed=seed,
+                                extra_manifest={"sweep_cell": cell.manifest_entry()},
+                            )
+                            result.cells.append(cell)
+                            result.specs[cell.name] = RunSpec(
+                                scenario,
+                                agent,
+                                out / cell.name,
+                                transport,
+                                speed=config.speed if transport == "inproc" else None,
+                                speech=config.speech,
+                                meeting=meeting,
+                                link=LinkOptions(captions=config.captions),
+                            )
+    return result
+
+
+# ------------------------------------------------------------------ one cell, wherever it runs
+
+
+def cell_status(folder: Path, panel: list[str]) -> Literal["todo", "complete", "rescore", "broken"]:
+    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside."""
+    from modylbench.simulator._runner import session_complete
+
+    if not folder.exists():
+        return "todo"
+    if not session_complete(folder):
+        return "broken"
+    try:
+        judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
+    except (OSError, ValueError, AttributeError):
+        return "broken"
+    return "complete" if judges == panel else "rescore"
+
+
+def node_info() -> dict[str, Any]:
+    """Where this process runs, for the manifest: host name, process id and, on Ray, the node id."""
+    info: dict[str, Any] = {"hostname": socket.gethostname(), "pid": __import__("os").getpid()}
+    if "ray" in sys.modules:
+        try:
+            import ray
+
+            if ray.is_initialized():
+                ctx = ray.get_runtime_context()
+                info["ray_node_id"] = ctx.get_node_id()
+                info["ray_node_ip"] = ray.util.get_node_ip_address()
+        except Exception:  # noqa: BLE001 - the node is a label; a failure to read it must not fail the meeting
+            logger.debug("no Ray node id", exc_info=True)
+    return info
+
+
+def with_node(spec: Any) -> Any:
+    """The spec with this process's node recorded in its manifest."""
+    meeting = replace(spec.meeting, extra_manifest={**spec.meeting.extra_manifest, "node": node_info()})
+    return replace(spec, meeting=meeting)
+
+
+def score_cell(spec: Any, panel: list[str]) -> Any:
+    """Score a finished cell in its folder (scorecard.json, responses.jsonl, report.html)."""
+    from modylbench.simulator._cli_common import owning, write_report
+    from modylbench.simulator._runner import score_session
+
+    scenarios = {spec.scenario.scenario_id: spec.scenario}
+    with owning(spec.folder):
+        card = score_session(spec.folder, scenarios, panel)
+        write_report(card, spec.folder)
+    return card
+
+
+@dataclass
+class Outcome:
+    """How one cell ended, as the sweep reports it."""
+
+    name: str
+    termination_reason: str | None = None
+    turns_played: int = 0
+    seconds: float = 0.0
+    node: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    attempts: int = 1
+
+
+def run_cell_here(spec: Any, panel: list[str]) -> Outcome:
+    """Play and score one cell in this process (a Ray task, or a worker process): blocking."""
+    from modylbench.simulator._runner import run_one
+
+    spec = with_node(spec)
+    t0 = time.monotonic()
+    result = asyncio.run(run_one(spec))
+    score_cell(spec, panel)
+    return Outcome(
+        spec.folder.name,
+        result.termination_reason,
+        result.turns_played,
+        time.monotonic() - t0,
+        spec.meeting.extra_manifest["node"],
+    )
+
+
+# ------------------------------------------------------------------ results
+
+
+def _label(manifest: dict[str, Any], varying: set[str]) -> str:
+    cell = manifest["sweep_cell"]
+    parts = [cell["transport"]] if "transport" in varying else []
+    if "turns" in varying:
+        parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
+    return str(cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
+
+
+class Results:
+    """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
+
+    def __init__(self, out: Path, planned: int):
+        from modylbench.simulator._results import complete_sessions, load_result
+
+        self.out, self.planned, self.failed = out, planned, 0
+        self._loaded: dict[str, Any] = {}
+        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate.
+        for folder in complete_sessions(out):
+            self.add(folder, load=load_result)
+
+    def add(self, folder: Path, load: Callable[[Path], Any] | None = None) -> None:
+        from modylbench.simulator._results import load_result
+
+        result = (load or load_result)(folder)
+        if result is not None and isinstance(result.manifest.get("sweep_cell"), dict):
+            self._loaded[folder.name] = result
+
+    def write(self) -> Any:
+        from modylbench.simulator._results import combine, write_results
+
+        results = [self._loaded[k] for k in sorted(self._loaded)]
+        if not results:
+            return None
+        varying = {
+            axis
+            for axis in ("transport", "turns")
+            if len({json.dumps(r.manifest["sweep_cell"].get(axis)) for r in results}) > 1
+        }
+        card = combine((_label(r.manifest, varying), r.card) for r in results)
+        write_results(
+            self.out,
+            card,
+            {"cells": {"planned": self.planned, "complete": len(results), "failed": self.failed}},
+        )
+        return card
+
+
+# ------------------------------------------------------------------ running locally
+
+
+async def run_local(
+    todo: list[Any], panel: list[str], concurrency: int, on_done: Callable[[Any, Outcome], None]
+) -> None:
+    """Run cells on this machine, ``concurrency`` at once. Side by side, each runs in a worker process of its
+    own (SessionWorkers): a real-time meeting keeps its loop to itself, an in-process one gets a core (one loop
+    runs one meeting's CPU at a time) and its virtual clock sees only its own meeting's tasks."""
+    from modylbench.simulator._runner import SessionWorkers, run_one
+
+    sem = asyncio.Semaphore(concurrency)
+    workers = min(concurrency, len(todo))
+    pool = SessionWorkers(workers) if workers > 1 else None
+
+    async def one(spec: Any) -> None:
+        async with sem:
+            spec = with_node(spec)
+            t0 = time.monotonic()
+            try:
+                result = await (pool.run(spec) if pool is not None else run_one(spec))
+                # Scored on the loop, not in a thread: a thread job in flight makes the virtual clocks of the
+                # other in-process meetings flow at the wall rate (channels' "wall work"), a frozen loop does not.
+                score_cell(spec, panel)
+            except UserError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one failed cell never ends the sweep; resume redoes it
+                logger.exception("cell %s failed", spec.folder.name)
+                on_done(spec, Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500]))
+                return
+            on_done(
+                spec,
+                Outcome(
+                    spec.folder.name,
+                    result.termination_reason,
+                    result.turns_played,
+                    time.monotonic() - t0,
+                    spec.meeting.extra_manifest["node"],
+                ),
+            )
+
+    try:
+        await asyncio.gather(*(one(s) for s in todo))
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+# ------------------------------------------------------------------ the command
+
+
+def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
+    if not values:
+        return None
+    out: list[int | str] = []
+    for v in values:
+        if v == "all":
+            out.append(v)
+            continue
+        try:
+            out.append(int(v))
+        except ValueError:
+            raise UserError(f'--turns: {v!r} is not a number of turns or "all"') from None
+    return out
+
+
+def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[tuple[Cell, str]]]:
+    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells."""
+    from modylbench.simulator._cmd_run import _clear_for_rerun
+
+    todo: list[Any] = []
+    rows: list[tuple[Cell, str]] = []
+    for cell in p.cells:
+        spec = p.specs[cell.name]
+        status = cell_status(spec.folder, panel)
+        rows.append((cell, status))
+        if dry_run or status == "complete":
+            continue
+        if status == "rescore":
+            click.echo(f"re-scoring {spec.folder} with the panel {panel}", err=True)
+            score_cell(spec, panel)
+            continue
+        if status == "broken":
+            _clear_for_rerun(spec.folder)  # never deleted: renamed to <cell>.crashed-<time>, and said so
+        todo.append(spec)
+    return todo, rows
+
+
+@click.command("sweep")
+@click.argument("sweep_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Folder of the sweep (overrides the file's out).",
+)
+@click.option("--agent", "agents", multiple=True, help="Agent spec; replaces the file's agents. Repeatable.")
+@click.option(
+    "--scenario", "scenario_ids", multiple=True, help="Scenario id or all; replaces the file's. Repeatable."
+)
+@click.option(
+    "--tag",
+    "tags",
+    multiple=True,
+    help="KEY=VALUE (id, vertical, tier, metadata) or metadata tag. Repeatable.",
+)
+@click.option("--trials", type=click.IntRange(min=1), default=None, help="Trials per cell.")
+@click.option(
+    "--seed", "seeds", type=click.IntRange(min=0), multiple=True, help="Scenario instance. Repeatable."
+)
+@click.option("--transport", "transports", type=click.Choice(TRANSPORTS), multiple=True, help="Repeatable.")
+@click.option("--turns", "turns", multiple=True, metavar="N|all", help="Play the first N turns. Repeatable.")
+@judge_option
+@click.option(
+    "--concurrency", type=click.IntRange(min=1), default=None, help="Sessions at once on this machine."
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    default=None,
+    metavar="ADDRESS|auto",
+    help="Run every cell as a Ray task on this cluster (auto: the one `ray start` made here).",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="List the cells and what resume would do with each; run nothing."
+)
+def sweep(
+    sweep_file: Path,
+    out: Path | None,
+    agents: tuple[str, ...],
+    scenario_ids: tuple[str, ...],
+    tags: tuple[str, ...],
+    trials: int | None,
+    seeds: tuple[int, ...],
+    transports: tuple[str, ...],
+    turns: tuple[str, ...],
+    judges: tuple[str, ...],
+    concurrency: int | None,
+    ray_address: str | None,
+    dry_run: bool,
+) -> None:
+    """Run every cell of a sweep file (scenarios x agents x transports x turns x seeds x trials).
+
+    Each cell is a session folder OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/. A second
+    sweep into OUT resumes: complete cells are skipped, cells scored by another judge panel are re-scored,
+    broken ones (a crash) are moved aside to <cell>.crashed-<time> and run again. OUT/scorecard.json,
+    OUT/leaderboard.json and OUT/leaderboard.md cover every complete cell in OUT and are rewritten
+    atomically as each cell finishes. Options replace the file's values. See docs/scale.md.
+    """
+    overrides = {
+        "out": str(out) if out is not None else None,
+        "agents": list(agents) or None,
+        "scenarios": list(scenario_ids) or None,
+        "tags": list(tags) or None,
+        "trials": trials,
+        "seeds": list(seeds) or None,
+        "transports": list(transports) or None,
+        "turns": _turns_option(turns),
+        "judges": list(judges) or None,
+        "concurrency": concurrency,
+        "ray": ray_address,
+    }
+    config = load_config(sweep_file, overrides)
+    if config.out is None:
+        raise UserError(f'{sweep_file}: no out folder: give --out DIR or out = "DIR" in the file')
+    target = Path(config.out)
+    panel = list(config.judges)
+    check_judges(panel)
+    p = plan(config, target)
+    todo, rows = _prepare(p, panel, dry_run)
+    if dry_run:
+        for cell, status in rows:
+            click.echo(f"{status:<8} {cell.name}")
+        counts = {s: sum(1 for _, st in rows if st == s) for s in ("todo", "complete", "rescore", "broken")}
+        click.echo(
+            f"{len(rows)} cells: "
+            + ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+            + (f"; on Ray at {config.ray.address}" if config.ray and config.ray.address else "")
+        )
+        return
+    target.mkdir(parents=True, exist_ok=True)
+    from modylbench.simulator._results import write_atomic
+
+    write_atomic(
+        target / PLAN_FILE,
+        json.dumps(
+            {
+                "config": config.model_dump(mode="json"),
+                "cells": [c.manifest_entry() for c in p.cells],
+                "written_wall_time": time.time(),
+            },
+            indent=2,
+        )
+        + "\n",
+    )
+    results = Results(target, len(p.cells))
+    results.write()
+    done = [len(p.cells) - len(todo)]
+    click.echo(
+        f"{len(p.cells)} cells: {done[0]} already complete, {len(todo)} to run"
+        + (f" on Ray ({config.ray.address})" if config.ray and config.ray.address else ""),
+        err=True,
+    )
+
+    def on_done(spec: Any, outcome: Outcome) -> None:
+        done[0] += 1
+        where = outcome.node.get("hostname", "?") + (
+            f"/{outcome.node['ray_node_id'][:8]}" if "ray_node_id" in outcome.node else ""
+        )
+        if outcome.error is None and SessionFolder(spec.folder).scorecard.exists():
+            results.add(spec.folder)
+            how = f"{outcome.termination_reason}, {outcome.turns_played} turns"
+        else:
+            results.failed += 1
+            how = f"FAILED ({outcome.error}); the next sweep into {target} redoes it"
+        results.write()
+        click.echo(
+            f"[{done[0]}/{len(p.cells)}] {spec.folder.name}: {how}, {outcome.seconds:.1f}s on {where}"
+            + (f", attempt {outcome.attempts}" if outcome.attempts > 1 else ""),
+            err=True,
+        )
+
+    if todo:
+        if config.ray is not None and config.ray.address:
+            from modylbench.simulator._ray import run_on_ray
+
+            run_on_ray(todo, panel, config.ray, target, on_done)
+        else:
+            asyncio.run(run_local(todo, panel, config.concurrency, on_done))
+    card = results.write()
+    if card is not None:
+        from modylbench.simulator._cli_common import write_report
+
+        write_report(card, target)
+    click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}")
+    if results.failed:
+        raise UserError(
+            f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",
+            exit_code=1,
+        )
