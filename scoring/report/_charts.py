@@ -467,6 +467,44 @@ def activity_chart(run: RunView) -> str:
     return "".join(p)
 
 
+def activity_table(run: RunView) -> str:
+    """Who spoke when, per turn, as a table: seconds of speech, chat, files and edits of each side.
+
+    The chart's text equivalent (a screen reader reads a table, not an SVG's marks).
+    """
+    s = run.session
+    if s is None or not s.activity:
+        return ""
+    per: dict[int, Counter[str]] = defaultdict(Counter)
+    secs: dict[int, dict[str, float]] = defaultdict(lambda: {"persona": 0.0, "agent": 0.0})
+    for a in s.activity:
+        if a.turn_index is None:
+            continue
+        if a.kind == "speech":
+            secs[a.turn_index][a.who] += a.end - a.start
+            per[a.turn_index][f"{a.who} speech"] += 1
+        else:
+            per[a.turn_index][f"{a.who} {a.kind}"] += 1
+    rows = []
+    for ti in sorted(set(per) | set(s.turn_start)):
+        c = per[ti]
+        rows.append(
+            f'<tr><th scope="row"><a href="#{run.anchor}-turn-{ti}">{ti}</a></th>'
+            f"<td>{mmss(s.turn_start[ti]) if ti in s.turn_start else '—'}</td>"
+            f"<td>{number(secs[ti]['persona'], 3)} s</td>"
+            f"<td>{number(secs[ti]['agent'], 3)} s in {c['agent speech']}</td>"
+            f"<td>{c['persona chat']} / {c['agent chat']}</td><td>{c['persona file']} / {c['agent file']}</td>"
+            f"<td>{c['agent edit']}</td></tr>"
+        )
+    return (
+        "<details><summary>The same per turn, as a table</summary>"
+        '<div class="scroll"><table class="sheet"><tr><th scope="col">turn</th><th scope="col">starts</th>'
+        '<th scope="col">persona speaks</th><th scope="col">agent speaks (segments)</th>'
+        '<th scope="col">chat persona / agent</th><th scope="col">files to / from agent</th>'
+        '<th scope="col">agent edits</th></tr>' + "".join(rows) + "</table></div></details>"
+    )
+
+
 def _short(text: str, n: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"

@@ -23,6 +23,7 @@ from modylbench.scoring._models import ProductScore, Scorecard, TurnScore
 from modylbench.scoring._mutations import classify_mutations
 from modylbench.scoring.report._charts import (
     activity_chart,
+    activity_table,
     dimension_chart,
     dimension_heatmap,
     edits_chart,
@@ -568,7 +569,7 @@ def _meeting_charts(run: RunView) -> str:
         )
         out.append(
             '<h3>Who spoke when</h3><p class="muted">Everything said, posted, sent and edited, on the meeting '
-            f"clock. Hover a mark for what it was.{seek}</p>{who}"
+            f"clock. Hover a mark for what it was.{seek}</p>{who}{activity_table(run)}"
         )
     return "".join(out)
 

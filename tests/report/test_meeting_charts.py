@@ -25,6 +25,7 @@ from modylbench.scoring.report._charts import (
     ROW_WIDTH,
     _row_span,
     activity_chart,
+    activity_table,
     dimension_heatmap,
     latency_chart,
 )
@@ -74,6 +75,12 @@ def test_activity_comes_from_the_record(session_folder: Path, scenarios) -> None
     anchor = card_runs[0].anchor
     for ti in view.turn_start:
         assert f'href="#{anchor}-turn-{ti}"' in svg
+    # The same per turn as a table (the chart's text equivalent): one row a turn, the edits add up.
+    table = activity_table(card_runs[0])
+    rows = re.findall(r"<tr><th scope=\"row\">.*?</tr>", table)
+    assert len(rows) == len(view.turn_start)
+    agent_edits = sum(int(re.findall(r"<td>(\d+)</td></tr>", r)[0]) for r in rows)
+    assert agent_edits == sum(1 for e in edits if e.origin == "agent" and e.turn_index is not None)
 
 
 def _card(folder: Path) -> Scorecard:
