@@ -97,7 +97,8 @@ def timeline_chart(run: RunView) -> str:
     n = len(turns)
     step = turn_step(n)
     left, top, h = 34, 10, 150
-    width = left + step * n + 10
+    plot_w = left + step * n + 4
+    width = max(plot_w + 6, 480)  # the note under a short slice's bars needs the room
     phases = run.phases()
     height = top + h + 46
     p = [
@@ -107,7 +108,7 @@ def timeline_chart(run: RunView) -> str:
     for v in (1, 4, 6, 7.5, 10):
         y = top + h - h * v / 10
         p.append(
-            f'<line x1="{left}" x2="{width - 6:.0f}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'<line x1="{left}" x2="{plot_w:.0f}" y1="{y:.1f}" y2="{y:.1f}" '
             f'class="{"floor" if v == HARD_FLOOR else "grid"}"/>'
         )
         p.append(f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" class="ax">{v:g}</text>')
@@ -399,6 +400,7 @@ def activity_chart(run: RunView) -> str:
                 f'<line x1="{left}" x2="{x_of(t_hi):.1f}" y1="{y + lane_h}" y2="{y + lane_h}" class="grid"/>'
             )
         edits: dict[tuple[str, int], list[Activity]] = defaultdict(list)
+        last_mark: dict[tuple[str, str], float] = {}
         for act in acts:
             if act.end < t_lo or act.start > t_hi or (act.start == t_hi and r + 1 < n_rows):
                 continue
@@ -425,6 +427,10 @@ def activity_chart(run: RunView) -> str:
                 edits[(w, round(x_of(act.start) / 2))].append(act)
             else:
                 x, cy = x_of(act.start), y + lane_h / 2
+                # Acts at the same moment (two files pushed together) sit side by side, not on top of each other.
+                if x - last_mark.get((w, k), -1e9) < 9:
+                    x = last_mark[(w, k)] + 9
+                last_mark[(w, k)] = x
                 what = "chat" if act.kind == "chat" else "file"
                 tip = f"{w} {what} at {mmss(act.start)}{turn}: {_short(act.text)}"
                 if act.kind == "chat":
