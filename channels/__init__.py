@@ -3,7 +3,7 @@ document, and the agent's side of a meeting (what ``modylbench.agents`` wraps as
 
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import VoiceActivity, fallback_speech
-from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for
+from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for, wall_work
 from modylbench.channels._inproc import InProcessMeeting
 from modylbench.channels._interface import (
     FRAME_BYTES,
@@ -143,4 +143,5 @@ __all__ = [
     "VirtualClock",
     "WallClock",
     "wait_for",
+    "wall_work",
 ]

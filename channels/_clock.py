@@ -1,4 +1,5 @@
-"""Injected time for the live transport: a ``Clock`` protocol, the wall clock and a virtual clock.
+"""Injected time for the live transport: a ``Clock`` protocol, the wall clock and a virtual clock that skips
+only dead air (docs/architecture.md, "Time").
 
 Everything that paces media or timestamps events takes a ``Clock``; only this module reads the system time.
 """
@@ -9,18 +10,27 @@ import asyncio
 import heapq
 import itertools
 import logging
+import socket
 import time
+import weakref
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, TypeVar, runtime_checkable
 
-from modylbench.channels._compat import loop_has_ready_callbacks
+from modylbench.channels._compat import (
+    child_process_waits,
+    count_default_executor_jobs,
+    jobs_not_counted,
+    loop_has_ready_callbacks,
+    loop_timers,
+    loop_watched_fds,
+)
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-__all__ = ["Clock", "ClockTimeout", "VirtualClock", "WallClock", "wait_for"]
+__all__ = ["Clock", "ClockTimeout", "VirtualClock", "WallClock", "wait_for", "wall_work"]
 
 
 class ClockTimeout(asyncio.TimeoutError):
@@ -74,14 +84,98 @@ class WallClock:
             await asyncio.sleep(remaining)
 
 
-class VirtualClock:
-    """Virtual time that jumps to the next sleeper's deadline whenever the event loop has nothing else to do.
+POLL_WHILE_FLOWING = 0.01
+"""Seconds between looks at whether the wall-clock work is over while meeting time flows (and so the
+most meeting time a flow can outlast that work by)."""
 
-    Time only advances when every task on the loop is blocked (the loop's ready queue is empty), so a
-    headless meeting over the in-process transport runs as fast as the CPU allows while keeping every
-    ordering it would have in real time. Work done outside the loop (a thread, a subprocess) is invisible
-    to that test: wrap it in ``with clock.hold():`` so time stands still until it finishes.
-    One clock serves one event loop.
+
+def _listening(fd: int) -> bool:
+    """Whether ``fd`` is a listening socket: a server waiting for someone to connect is not work in progress."""
+    accept_conn = getattr(socket, "SO_ACCEPTCONN", None)
+    if accept_conn is None:
+        return False
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError:  # a pipe or another non-socket
+        return False
+    try:
+        return bool(sock.getsockopt(socket.SOL_SOCKET, accept_conn))
+    except OSError:
+        return False
+    finally:
+        sock.detach()  # the descriptor stays its owner's
+
+
+class _WallWork:
+    """What one event loop has in progress on the wall clock: sockets and pipes it waits on, timers of its own
+    (``asyncio.sleep``, wall-clock timeouts), thread jobs, child processes, and work declared with
+    ``wall_work()``."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.declared = 0
+        self.clock_timers: set[asyncio.TimerHandle] = set()
+        """The virtual clocks' own loop timers (set while flowing): not work of anyone's."""
+        self.executor = count_default_executor_jobs(loop)
+        self.blind = loop_watched_fds(loop) is None
+        if self.blind or self.executor is None:
+            logger.warning("meeting time cannot see this event loop's %s (%s): it jumps over them unless "
+                           "they are declared with modylbench.channels.wall_work()",
+                           "sockets" if self.blind else "thread jobs", type(loop).__name__)  # fmt: skip
+
+    def pending(self) -> str:
+        """What is in progress on the wall clock (one short reason), or "" when nothing is."""
+        if self.declared:
+            return "declared wall-clock work"
+        if self.executor is not None and self.executor.in_flight > 0:
+            return f"{self.executor.in_flight} thread job(s)"
+        if loop_timers(self.loop, self.clock_timers):
+            return "a timer on the wall clock"
+        fds = loop_watched_fds(self.loop)
+        if fds:
+            for fd in fds:
+                if not _listening(fd):
+                    return f"file descriptor {fd}"
+        if child_process_waits():
+            return "a child process"
+        return ""
+
+
+_WATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _WallWork] = weakref.WeakKeyDictionary()
+
+
+def _watch_of(loop: asyncio.AbstractEventLoop) -> _WallWork:
+    watch = _WATCHES.get(loop)
+    if watch is None:
+        watch = _WATCHES[loop] = _WallWork(loop)
+    return watch
+
+
+@contextmanager
+def wall_work() -> Iterator[None]:
+    """Declare work in progress on the wall clock that the loop cannot see by itself (an executor of your own,
+    a call into another process without a pipe): meanwhile a ``VirtualClock`` on this loop lets meeting time
+    flow at the wall rate instead of jumping. Sockets, ``asyncio.to_thread`` jobs and child processes are
+    seen without it. Must be entered on the running loop."""
+    watch = _watch_of(asyncio.get_running_loop())
+    watch.declared += 1
+    try:
+        yield
+    finally:
+        watch.declared -= 1
+
+
+class VirtualClock:
+    """Meeting time that skips only dead air: it jumps to the next sleeper's deadline when every task waits
+    on the meeting itself, and flows at the wall-clock rate while anything works on the wall clock.
+
+    Time jumps only when the event loop has nothing ready to run and nothing in progress outside it, so a
+    headless meeting of scripted agents over the in-process transport runs as fast as the CPU allows while
+    keeping every ordering it would have in real time; CPU work on the loop costs no meeting time. Work
+    outside the loop (a socket read or write pending, e.g. an HTTP call to a model; an ``asyncio.to_thread``
+    job; a child process; anything inside ``wall_work()``) makes meeting time flow at the wall rate until it
+    ends, so an agent's think time and latency are real. Harness work that should cost no meeting time goes
+    inside ``with clock.hold():``. One clock serves one event loop.
     """
 
     def __init__(self, start: float = 0.0, wall_epoch: float | None = None) -> None:
@@ -91,36 +185,64 @@ class VirtualClock:
         self._seq = itertools.count()
         self._holds = 0
         self._scheduled = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+        self._flow_since: float | None = None
+        """``time.monotonic()`` when meeting time began to flow (``_now`` is the meeting time then); None
+        while it jumps."""
+        self._watch: _WallWork | None = None
+        self.flowed = 0.0
+        """Meeting seconds that passed at the wall rate (while something worked on the wall clock)."""
         # Loops without a visible ready queue (not CPython's default loop) fall back to yielding this many
         # times with no new sleeper before advancing.
         self._idle_passes = 0
+        try:
+            # Seen from the start, so the loop's thread jobs are counted from the first one.
+            self._watch = _watch_of(asyncio.get_running_loop())
+        except RuntimeError:  # made outside a running loop: the first sleep looks
+            pass
 
     def now(self) -> float:
-        return self._now
+        if self._flow_since is None:
+            return self._now
+        return self._now + (time.monotonic() - self._flow_since)
 
     def wall_time(self) -> float:
-        return self._wall_epoch + self._now
+        return self._wall_epoch + self.now()
+
+    @property
+    def flowing(self) -> bool:
+        """True while meeting time flows at the wall rate (something is working on the wall clock)."""
+        return self._flow_since is not None
 
     async def sleep(self, delay: float) -> None:
-        await self.sleep_until(self._now + max(0.0, delay))
+        await self.sleep_until(self.now() + max(0.0, delay))
 
     async def sleep_until(self, when: float) -> None:
         loop = asyncio.get_running_loop()
-        if when <= self._now:
+        if when <= self.now():
             # Still yield once, like asyncio.sleep(0), so a pacing loop cannot starve the others.
             await asyncio.sleep(0)
             return
         fut: asyncio.Future[None] = loop.create_future()
         heapq.heappush(self._heap, (when, next(self._seq), fut))
+        if self._timer is not None and when < self._timer_at:
+            # Flowing, with a timer set for later than this deadline: look again now.
+            self._timer.cancel()
+            self._drop_timer()
+            self._scheduled = False
         self._schedule(loop)
         await fut
 
     @contextmanager
     def hold(self) -> Iterator[None]:
-        """Keep virtual time still while work the loop cannot see (a thread) is in progress."""
+        """Harness work that should cost no meeting time (a thread storing a file): time does not jump
+        meanwhile, and the thread jobs this task starts inside do not count as wall-clock work (time still
+        flows if something else works on the wall clock)."""
         self._holds += 1
         try:
-            yield
+            with jobs_not_counted():
+                yield
         finally:
             self._holds -= 1
             if self._holds == 0 and self._heap:
@@ -140,31 +262,76 @@ class VirtualClock:
         return sum(1 for _, _, f in self._heap if not f.done())
 
     def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._watch is None or self._watch.loop is not loop:
+            self._watch = _watch_of(loop)
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._tick, loop)
 
+    def _wall_work(self, loop: asyncio.AbstractEventLoop) -> str:
+        if self._watch is None or self._watch.loop is not loop:
+            self._watch = _watch_of(loop)
+        return self._watch.pending()
+
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._scheduled = False
+        self._drop_timer()
         while self._heap and self._heap[0][2].done():  # cancelled sleepers
             heapq.heappop(self._heap)
-        if not self._heap or self._holds:
+        if self._flow_since is not None:
+            if self._wall_work(loop):
+                self._wake_due()
+                self._arm(loop)
+                return
+            now = self.now()
+            self.flowed += now - self._now
+            self._now, self._flow_since = now, None
+            logger.debug("meeting time jumps again from %.3f s", now)
+            self._wake_due()
+        if not self._heap:
             return
         busy = loop_has_ready_callbacks(loop)
         if busy is None:
             self._idle_passes += 1
             busy = self._idle_passes < 50
         if busy:
+            # CPU work on the loop costs no meeting time: look again once it is done.
             self._schedule(loop)
             return
         self._idle_passes = 0
+        # Everyone waits: on the meeting (jump to the next deadline), or on the wall clock (flow with it).
+        working = self._wall_work(loop)
+        if working:
+            self._flow_since = time.monotonic()
+            logger.debug("meeting time flows at the wall rate from %.3f s: %s", self._now, working)
+            self._arm(loop)
+            return
+        if self._holds:
+            return  # the hold's end looks again
         self._now = max(self._now, self._heap[0][0])
         self._wake_due()
         if self._heap:
             self._schedule(loop)
 
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        """While flowing: look again at the next deadline, or sooner to see whether the work is over."""
+        if not self._heap:
+            return  # nobody to wake; the next sleeper looks again
+        delay = min(POLL_WHILE_FLOWING, max(0.0, self._heap[0][0] - self.now()))
+        self._scheduled = True
+        self._timer_at = self.now() + delay
+        self._timer = loop.call_later(delay, self._tick, loop)
+        if self._watch is not None:
+            self._watch.clock_timers.add(self._timer)
+
+    def _drop_timer(self) -> None:
+        if self._timer is not None and self._watch is not None:
+            self._watch.clock_timers.discard(self._timer)
+        self._timer = None
+
     def _wake_due(self) -> None:
-        while self._heap and self._heap[0][0] <= self._now:
+        now = self.now()
+        while self._heap and self._heap[0][0] <= now:
             _, _, fut = heapq.heappop(self._heap)
             if not fut.done():
                 fut.set_result(None)

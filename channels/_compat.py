@@ -8,10 +8,14 @@ Callers use the functions here, never the private names themselves.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import Awaitable, Callable, Collection, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
 
@@ -187,3 +191,126 @@ def loop_has_ready_callbacks(loop: asyncio.AbstractEventLoop) -> bool | None:
     """
     ready = getattr(loop, "_ready", None)
     return None if ready is None else len(ready) > 0
+
+
+# ---------------------------------------------------------------- asyncio: work on the wall clock
+
+
+def loop_watched_fds(loop: asyncio.AbstractEventLoop) -> list[int] | None:
+    """The file descriptors ``loop`` waits on for someone (sockets, pipes), its own wake-up pipe left out;
+    None when the loop does not say.
+
+    CPython's selector loops (3.8-3.13) keep a ``selectors`` selector in ``_selector`` and the read end of
+    their self-pipe in ``_ssock``. A transport registers its socket there while it reads or has bytes left to
+    write; anyio (httpx, openai) pauses reading on an idle connection, so a pooled keep-alive one is not there.
+    """
+    selector = getattr(loop, "_selector", None)
+    if selector is None:
+        return None
+    try:
+        watched = selector.get_map()
+        if len(watched) <= 1 and getattr(loop, "_ssock", None) is not None:
+            return []  # the self-pipe alone: the common case, kept cheap (it runs at every clock jump)
+        ssock = getattr(loop, "_ssock", None)
+        own = ssock.fileno() if ssock is not None else -1
+        return [key.fd for key in watched.values() if key.fd != own]
+    except (RuntimeError, ValueError, OSError):  # a closed selector or self-pipe
+        return []
+
+
+_JOBS_UNCOUNTED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "modylbench_jobs_uncounted", default=False
+)
+
+
+@contextmanager
+def jobs_not_counted() -> Iterator[None]:
+    """Executor jobs submitted inside (by this task) are left out of ``CountingExecutor.in_flight``."""
+    token = _JOBS_UNCOUNTED.set(True)
+    try:
+        yield
+    finally:
+        _JOBS_UNCOUNTED.reset(token)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A loop's default executor (``asyncio.to_thread``, ``run_in_executor(None, …)``) that counts its jobs in flight.
+
+    A job stops counting on the loop, after asyncio has handed its result to the awaiting future: the count
+    is dropped by a done-callback added one loop iteration after ``submit``, i.e. after the one
+    ``run_in_executor`` adds through ``wrap_future`` as soon as ``submit`` returns (3.8-3.13), and
+    ``concurrent.futures`` runs done-callbacks in the order they were added. So there is no moment when
+    the job is over but neither counted nor visible as a ready callback.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(thread_name_prefix="asyncio")
+        self._loop = loop
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        """Jobs submitted (outside ``jobs_not_counted``) whose result the loop has not taken yet."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        fut = super().submit(fn, *args, **kwargs)
+        if not _JOBS_UNCOUNTED.get():
+            with self._lock:
+                self.in_flight += 1
+            self._loop.call_soon_threadsafe(fut.add_done_callback, self._job_done)
+        return fut
+
+    def _job_done(self, _fut: Future[Any]) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._uncount)
+        except RuntimeError:  # the loop is closed: nobody is counting any more
+            self._uncount()
+
+    def _uncount(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+
+def count_default_executor_jobs(loop: asyncio.AbstractEventLoop) -> CountingExecutor | None:
+    """Make ``loop``'s default executor a ``CountingExecutor`` (once) and return it; None when the loop keeps
+    its default executor elsewhere than CPython's ``BaseEventLoop._default_executor`` (3.8-3.13).
+
+    A stock default executor already in place is shut down without waiting: its running jobs finish (and
+    are not counted), new ones go to the counting executor.
+    """
+    missing = object()
+    current = getattr(loop, "_default_executor", missing)
+    if current is missing or getattr(loop, "_executor_shutdown_called", False):
+        return None
+    if isinstance(current, CountingExecutor):
+        return current
+    counting = CountingExecutor(loop)
+    loop.set_default_executor(counting)
+    if isinstance(current, Executor):
+        current.shutdown(wait=False)
+    return counting
+
+
+def child_process_waits() -> int:
+    """Child processes asyncio is waiting for in watcher threads (any loop of this process).
+
+    Python 3.8-3.11's default child watcher, ``ThreadedChildWatcher``, kept by the event loop policy in
+    ``_watcher``, waits for each child in a thread listed in ``_threads`` until the exit is handed to the loop.
+    From 3.12 a pidfd watcher waits on a file descriptor instead, which ``loop_watched_fds`` sees.
+    """
+    watcher = getattr(asyncio.get_event_loop_policy(), "_watcher", None)
+    threads = getattr(watcher, "_threads", None)
+    return len(threads) if isinstance(threads, dict) else 0
+
+
+def loop_timers(loop: asyncio.AbstractEventLoop, ignore: Collection[asyncio.TimerHandle] = ()) -> int | None:
+    """Timers pending on ``loop`` (``call_later``/``call_at``: ``asyncio.sleep``, ``wait_for`` and anyio
+    timeouts), cancelled ones and those in ``ignore`` left out; None when the loop does not say.
+
+    CPython's ``BaseEventLoop`` keeps them in the heap ``_scheduled`` (3.8-3.13), cancelled ones included
+    until it cleans up.
+    """
+    scheduled = getattr(loop, "_scheduled", None)
+    if scheduled is None:
+        return None
+    if not scheduled:
+        return 0  # the common case in a scripted meeting: kept cheap (it runs at every clock jump)
+    return sum(1 for h in scheduled if not h.cancelled() and h not in ignore)

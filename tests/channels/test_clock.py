@@ -1,12 +1,18 @@
-"""The clocks: virtual time jumps only when every task waits; wall time paces for real."""
+"""The clocks: virtual time jumps only when every task waits on the meeting and flows at the wall rate while
+anything works on the wall clock; wall time paces for real."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from modylbench.channels import ClockTimeout, VirtualClock, WallClock, wait_for
+from modylbench.channels import ClockTimeout, VirtualClock, WallClock, wait_for, wall_work
 
 
 async def test_virtual_clock_orders_sleepers_and_jumps() -> None:
@@ -102,3 +108,128 @@ async def test_wall_clock_sleep_until_is_not_early() -> None:
     await clock.sleep_until(target)
     assert clock.now() >= target
     assert clock.wall_time() > 1.6e9
+
+
+# ---------------------------------------------------------------- skipping only dead air
+
+
+def _answer_later(sock: socket.socket, after: float) -> threading.Timer:
+    """A remote party (a model) that answers on ``sock`` after ``after`` wall seconds."""
+    timer = threading.Timer(after, sock.send, args=(b"x",))
+    timer.start()
+    return timer
+
+
+async def test_meeting_time_flows_at_the_wall_rate_while_a_socket_read_is_pending() -> None:
+    clock = VirtualClock()
+    loop = asyncio.get_running_loop()
+    ours, theirs = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=ours)
+    persona_timer = asyncio.ensure_future(clock.sleep(10.0))  # e.g. the turn's budget
+    early = asyncio.ensure_future(clock.sleep(0.2))  # e.g. media pacing while the agent thinks
+    t0 = loop.time()
+    try:
+        _answer_later(theirs, 0.5)
+        assert await reader.read(1) == b"x"
+        waited = loop.time() - t0
+        # The agent's half second was real meeting time; the persona's 10 s budget is not over.
+        assert 0.5 <= clock.now() and abs(clock.now() - waited) < 0.05
+        assert early.done() and not persona_timer.done()
+    finally:
+        writer.close()
+        await writer.wait_closed()
+        theirs.close()
+    await persona_timer  # dead air again: a jump, not ten real seconds
+    assert clock.now() == pytest.approx(10.0, abs=0.02)
+    assert loop.time() - t0 < 2.0
+    assert 0.5 <= clock.flowed < 0.6
+
+
+async def test_a_sleeper_due_while_time_flows_wakes_on_the_wall_schedule() -> None:
+    clock = VirtualClock()
+    ours, theirs = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=ours)
+    woke: list[float] = []
+
+    async def pacer() -> None:
+        for i in range(1, 6):
+            await clock.sleep_until(i * 0.05)
+            woke.append(clock.now())
+
+    try:
+        _answer_later(theirs, 0.4)
+        pacing = asyncio.ensure_future(pacer())
+        await reader.read(1)
+        await pacing
+    finally:
+        writer.close()
+        await writer.wait_closed()
+        theirs.close()
+    assert [round(i * 0.05, 2) for i in range(1, 6)] == pytest.approx(woke, abs=0.03)
+
+
+@pytest.mark.parametrize("work", ["thread", "timer", "child process"])
+async def test_thread_jobs_wall_timers_and_child_processes_are_wall_clock_work(work: str) -> None:
+    clock = VirtualClock()
+    budget = asyncio.ensure_future(clock.sleep(30.0))
+    if work == "thread":
+        await asyncio.to_thread(time.sleep, 0.3)
+    elif work == "timer":
+        await asyncio.sleep(0.3)
+    else:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(0.3)")
+        await proc.wait()
+    assert 0.3 <= clock.now() < 10.0 and not budget.done()
+    await budget
+    assert clock.now() == pytest.approx(30.0, abs=0.02)
+
+
+async def test_many_short_thread_jobs_never_let_time_jump_in_between() -> None:
+    """A job's end and the loop taking its result are not two moments when time could jump."""
+    clock = VirtualClock()
+    budget = asyncio.ensure_future(clock.sleep(5.0))
+    for i in range(300):
+        assert await asyncio.to_thread(lambda i=i: i) == i
+        assert not budget.done()
+    assert clock.now() < 5.0
+    budget.cancel()
+
+
+async def test_held_thread_jobs_cost_no_meeting_time() -> None:
+    clock = VirtualClock()
+    budget = asyncio.ensure_future(clock.sleep(5.0))
+    with clock.hold():
+        await asyncio.to_thread(time.sleep, 0.2)
+    assert clock.now() == 0.0 and not clock.flowing
+    await budget
+    assert clock.now() == 5.0 and clock.flowed == 0.0
+
+
+async def test_work_only_declared_flows_and_undeclared_is_jumped_over() -> None:
+    """An executor of the agent's own is invisible: ``wall_work()`` declares it."""
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(1) as own:
+        clock = VirtualClock()
+        budget = asyncio.ensure_future(clock.sleep(5.0))
+        with wall_work():
+            await loop.run_in_executor(own, time.sleep, 0.2)
+        assert 0.2 <= clock.now() < 5.0 and not budget.done()
+        budget.cancel()
+
+        clock = VirtualClock()
+        budget = asyncio.ensure_future(clock.sleep(5.0))
+        await loop.run_in_executor(own, time.sleep, 0.2)
+        assert budget.done() and clock.now() == 5.0
+
+
+async def test_a_listening_server_is_not_work_in_progress() -> None:
+    clock = VirtualClock()
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    try:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await clock.sleep(3600.0)
+        assert loop.time() - t0 < 1.0 and clock.flowed == 0.0
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+import sys
+import threading
+import time
 
 import aioice
 import aioice.ice
@@ -110,3 +114,81 @@ async def test_the_event_loop_says_whether_callbacks_are_ready() -> None:
     assert loop_has_ready_callbacks(loop) is True
     handle.cancel()
     assert loop_has_ready_callbacks(object()) is None  # type: ignore[arg-type]
+
+
+async def test_the_event_loop_says_which_descriptors_it_waits_on_besides_its_own() -> None:
+    loop = asyncio.get_running_loop()
+    assert _compat.loop_watched_fds(loop) == []  # the self-pipe is the loop's own
+    ours, theirs = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=ours)
+    try:
+        read = asyncio.ensure_future(reader.read(1))
+        await asyncio.sleep(0)
+        assert _compat.loop_watched_fds(loop) == [ours.fileno()]
+        theirs.send(b"x")
+        assert await read == b"x"
+    finally:
+        writer.close()
+        await writer.wait_closed()
+        theirs.close()
+    assert _compat.loop_watched_fds(loop) == []
+    assert _compat.loop_watched_fds(object()) is None  # type: ignore[arg-type]
+
+
+async def test_the_event_loop_lists_its_timers() -> None:
+    loop = asyncio.get_running_loop()
+    assert _compat.loop_timers(loop) == 0
+    sleeping = asyncio.ensure_future(asyncio.sleep(30))
+    await asyncio.sleep(0)
+    assert _compat.loop_timers(loop) == 1
+    mine = loop.call_later(30, lambda: None)
+    assert _compat.loop_timers(loop, {mine}) == 1
+    sleeping.cancel()
+    mine.cancel()
+    await asyncio.gather(sleeping, return_exceptions=True)
+    assert _compat.loop_timers(loop) == 0  # cancelled timers may linger in the heap: not counted
+    assert _compat.loop_timers(object()) is None  # type: ignore[arg-type]
+
+
+async def test_the_default_executor_counts_its_jobs_until_the_loop_has_their_results() -> None:
+    loop = asyncio.get_running_loop()
+    counting = _compat.count_default_executor_jobs(loop)
+    assert counting is not None and _compat.count_default_executor_jobs(loop) is counting
+    assert loop._default_executor is counting  # asyncio.to_thread goes through it
+    gate = threading.Event()
+    job = loop.run_in_executor(None, gate.wait, 10)
+    taken: list[bool] = []
+    uncounted = asyncio.Event()
+    uncount = counting._uncount
+
+    def observed_uncount() -> None:
+        taken.append(job.done())
+        uncount()
+        uncounted.set()
+
+    counting._uncount = observed_uncount  # type: ignore[method-assign]
+    await asyncio.sleep(0)
+    assert counting.in_flight == 1
+    gate.set()
+    assert await job is True
+    await asyncio.wait_for(uncounted.wait(), 5)
+    # The count dropped only once asyncio had handed the result to the awaiting future (callback order).
+    assert taken == [True] and counting.in_flight == 0
+    with _compat.jobs_not_counted():
+        held = asyncio.ensure_future(asyncio.to_thread(time.sleep, 0.05))
+        await asyncio.sleep(0)
+    assert counting.in_flight == 0
+    await held
+    assert _compat.count_default_executor_jobs(object()) is None  # type: ignore[arg-type]
+
+
+async def test_a_child_process_being_waited_for_is_seen() -> None:
+    loop = asyncio.get_running_loop()
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(0.3)")
+    waiting = asyncio.ensure_future(proc.wait())
+    await asyncio.sleep(0.05)
+    # Python 3.11 waits in a watcher thread; 3.12+ on a pidfd the loop watches.
+    assert _compat.child_process_waits() + len(_compat.loop_watched_fds(loop) or []) >= 1
+    assert await waiting == 0
+    await asyncio.sleep(0)
+    assert _compat.child_process_waits() == 0

@@ -49,6 +49,8 @@ class Script:
     max_in_flight: int = 0
     reply: Callable[[dict[str, Any]], Answer] | None = None
     """When set, answers every request from its body (a model that reads the conversation); else ``answers``."""
+    delay_s: float = 0.0
+    """Seconds every request takes before its answer (a slow model), on top of the answer's own ``delay_s``."""
 
     def enter(self) -> None:
         with self.lock:
@@ -157,8 +159,8 @@ def openai_server(script: Script) -> Iterator[str]:
             script.enter()
             try:
                 a = script.next(body)
-                if a.delay_s:
-                    time.sleep(a.delay_s)  # the server plays a slow model
+                if a.delay_s + script.delay_s:
+                    time.sleep(a.delay_s + script.delay_s)  # the server plays a slow model
             finally:
                 script.leave()
             if a.status == 200 and a.raw_body is None and body.get("stream"):
