@@ -152,7 +152,8 @@ class RealtimeAgent(LLMAgent):
         return isinstance(clock, VirtualClock)
 
     def _held(self) -> contextlib.AbstractContextManager[Any]:
-        # On a virtual clock, time stands still while the server works: the loop cannot see a network wait.
+        # On a virtual clock, time must not jump while the server works (a wait on the network is not dead
+        # air); a clock that sees the socket lets time flow at the wall rate instead.
         hold = getattr(self.clock, "hold", None)
         return hold() if hold is not None else contextlib.nullcontext()
 
