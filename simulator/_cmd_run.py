@@ -60,13 +60,15 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--join-timeout", type=click.FloatRange(min=1), default=60, show_default=True,
               help="cmd: agents: seconds the command has to join before its meeting ends as agent_error.")
 @click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
-              help="webrtc: real peers over loopback in real time; inproc: in-memory, time-compressed.")
+              help="webrtc: real peers over loopback in real time; inproc: in-memory, time-compressed: dead air is "
+                   "skipped, the agent's own work (a model call, a thread, a child process) takes real time.")
 @click.option("--turns", type=click.IntRange(min=1), default=None, help="Play only the first N turns.")
 @click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"),
               show_default=True, help="Folder that receives one session folder per run.")
 @judge_option
 @click.option("--speed", type=click.FloatRange(min=0.01), default=None,
-              help="inproc only: run the meeting clock X times faster than real time (default: as fast as possible).")
+              help="inproc only: run the meeting clock X times faster than real time (default: skip dead air, "
+                   "as fast as possible).")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Repeat each (scenario, agent) pair; pass^k is reported over the trials.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
