@@ -29,6 +29,7 @@ from modylbench.simulator._cli_common import (
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
+from modylbench.simulator._results import LEADERBOARD_MD
 
 logger = logging.getLogger(__name__)
 
@@ -89,8 +90,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     and print the summary.
 
     Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
-    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json
-    aggregates all of them. Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
+    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json,
+    OUT/leaderboard.md and OUT/report.html cover every complete session in OUT, earlier runs' included (a
+    second run adds to them, it never drops the first's). Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
     is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
@@ -230,11 +232,23 @@ def console_tty(stderr: bool) -> bool:
     return (sys.stderr if stderr else sys.stdout).isatty()
 
 
+def _accumulate(out: Path) -> Any:
+    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard."""
+    from modylbench.simulator._results import combine, complete_sessions, load_result, write_results
+
+    results = [r for r in map(load_result, complete_sessions(out)) if r is not None]
+    if not results:
+        return None
+    card = combine((None, r.card) for r in results)
+    write_results(out, card)
+    return card
+
+
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
                to_stderr: bool = False) -> None:
     from rich.console import Console
 
-    from modylbench.scoring import print_summary, score, write_scorecard
+    from modylbench.scoring import print_summary, score
     from modylbench.simulator._runner import responses_for, score_session
 
     all_responses = []
@@ -256,13 +270,18 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
 
     total = score(all_responses, sliced, make_judges(panel))
     out.mkdir(parents=True, exist_ok=True)
-    # The sweep's folder holds the aggregate under the same names a session folder uses.
+    # OUT's scorecard, leaderboard and report cover every complete session in OUT, earlier runs' included:
+    # a run adds to them and never drops what an earlier run recorded (they are combined from each session's
+    # own scorecard.json, not re-judged).
     files = SessionFolder(out)
-    write_scorecard(total, files.scorecard)
-    write_report(total, out, scenarios)
+    accumulated = _accumulate(out)
+    write_report(accumulated if accumulated is not None else total, out, scenarios)
     # With --json, stdout carries only the event stream.
     console = Console(stderr=to_stderr, width=None if console_tty(to_stderr) else 160)
     print_summary(total, console)
+    if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
+        click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
+                   f"sessions in {out}, earlier runs' included", err=to_stderr)
     click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
         click.echo(f"report:    {files.report}", err=to_stderr)

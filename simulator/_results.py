@@ -56,8 +56,9 @@ def load_result(folder: Path) -> SessionResult | None:
     return SessionResult(folder, manifest or {}, card)
 
 
-def combine(results: Iterable[tuple[str, Any]]) -> Any:
-    """One scorecard over many sessions' scorecards: ``(label, card)`` pairs, the label becoming the model id.
+def combine(results: Iterable[tuple[str | None, Any]]) -> Any:
+    """One scorecard over many sessions' scorecards: ``(label, card)`` pairs, the label becoming the model id
+    (None: the card's own).
 
     Trials are numbered per (label, scenario) in the order given, so the same scenario played under
     several seeds or trials counts towards pass^k. Judges are the union of the sessions' panels.
@@ -74,10 +75,11 @@ def combine(results: Iterable[tuple[str, Any]]) -> Any:
         skipped += card.skipped
         incomplete = incomplete or card.incomplete
         for entry in card.scenarios:
-            key = (label, entry.scenario_id)
+            model = label or entry.model_id
+            key = (model, entry.scenario_id)
             trial = counter.get(key, 0)
             counter[key] = trial + 1
-            entries.append(entry.model_copy(update={"model_id": label, "trial": trial}))
+            entries.append(entry.model_copy(update={"model_id": model, "trial": trial}))
     return Scorecard(
         modylbench_version=package_version(),
         judges=judges,
