@@ -270,11 +270,20 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 
     if config.speed is not None and config.transports != ["inproc"]:
         raise UserError("speed applies to transport inproc only (WebRTC runs in real time)")
+    from modylbench.simulator._agentspec import resolve_agent
+
     result = Plan(out, config)
+    # Each agent spec is checked before anything runs (a py: target is imported): one line for a mistake.
+    names = {agent: resolve_agent(agent).name for agent in config.agents}
+    for agent in config.agents:
+        if agent.startswith("cmd:") and "inproc" in config.transports:
+            click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
     by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
             for transport in config.transports:
+                if agent.startswith("cmd:") and transport == "inproc":
+                    continue
                 for turns in config.turns:
                     n = None if turns == "all" else int(turns)
                     for seed in config.seeds:
@@ -285,7 +294,9 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 turns=n,
                                 judges=list(config.judges),
                                 seed=seed,
-                                extra_manifest={"sweep_cell": cell.manifest_entry()},
+                                extra_manifest={
+                                    "sweep_cell": {**cell.manifest_entry(), "agent_name": names[agent]}
+                                },
                             )
                             result.cells.append(cell)
                             result.specs[cell.name] = RunSpec(
@@ -298,6 +309,8 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 meeting=meeting,
                                 link=LinkOptions(captions=config.captions),
                             )
+    if not result.cells:
+        raise UserError('the sweep has no cells (cmd: agents need transports = ["webrtc"])')
     return result
 
 
@@ -391,7 +404,7 @@ def _label(manifest: dict[str, Any], varying: set[str]) -> str:
     parts = [cell["transport"]] if "transport" in varying else []
     if "turns" in varying:
         parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
-    return str(cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
+    return str(cell.get("agent_name") or cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
 
 
 class Results:
