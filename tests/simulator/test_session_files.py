@@ -12,14 +12,14 @@ from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.channels._shareddoc import SharedDocument
 from modylbench.personas import AgentActivity
 from modylbench.record import attachment_path
-from modylbench.simulator._session import SessionRecorder, _Pump
+from modylbench.simulator._session import SessionRecorder, AgentEventRecorder
 
 
 async def test_a_large_file_is_stored_while_the_loop_keeps_running(tmp_path: Path) -> None:
     clock = VirtualClock()
     link = InProcessMeeting(clock)
     rec = SessionRecorder(tmp_path, link.clock)
-    pump = _Pump(link, rec, SharedDocument(), AgentActivity())
+    pump = AgentEventRecorder(link, rec, SharedDocument(), AgentActivity())
     data = os.urandom(50 * 1024 * 1024)
     store = asyncio.ensure_future(pump.store(data, "application/octet-stream"))
     ticks = 0
