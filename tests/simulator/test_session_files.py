@@ -12,7 +12,7 @@ from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.channels._shareddoc import SharedDocument
 from modylbench.personas import AgentActivity
 from modylbench.record import attachment_path
-from modylbench.simulator._session import SessionRecorder, AgentEventRecorder
+from modylbench.simulator._session import AgentEventRecorder, SessionRecorder
 
 
 async def test_a_large_file_is_stored_while_the_loop_keeps_running(tmp_path: Path) -> None:
