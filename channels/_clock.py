@@ -21,7 +21,7 @@ from modylbench.channels._compat import (
     child_process_waits,
     count_default_executor_jobs,
     jobs_not_counted,
-    loop_has_ready_callbacks,
+    loop_ready_count,
     loop_timers,
     loop_watched_fds,
 )
@@ -116,6 +116,9 @@ class _WallWork:
         self.declared = 0
         self.clock_timers: set[asyncio.TimerHandle] = set()
         """The virtual clocks' own loop timers (set while flowing): not work of anyone's."""
+        self.clock_ticks = 0
+        """The virtual clocks' looks queued as ready callbacks: several clocks on one loop (meetings side by
+        side) must not take each other's for work, or none would ever jump."""
         self.executor = count_default_executor_jobs(loop)
         self.blind = loop_watched_fds(loop) is None
         if self.blind or self.executor is None:
@@ -187,6 +190,7 @@ class VirtualClock:
         self._scheduled = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
+        self._queued = False
         self._flow_since: float | None = None
         """``time.monotonic()`` when meeting time began to flow (``_now`` is the meeting time then); None
         while it jumps."""
@@ -266,6 +270,8 @@ class VirtualClock:
             self._watch = _watch_of(loop)
         if not self._scheduled:
             self._scheduled = True
+            self._queued = True
+            self._watch.clock_ticks += 1
             loop.call_soon(self._tick, loop)
 
     def _wall_work(self, loop: asyncio.AbstractEventLoop) -> str:
@@ -275,6 +281,9 @@ class VirtualClock:
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._scheduled = False
+        if self._queued and self._watch is not None:
+            self._queued = False
+            self._watch.clock_ticks -= 1
         self._drop_timer()
         while self._heap and self._heap[0][2].done():  # cancelled sleepers
             heapq.heappop(self._heap)
@@ -290,10 +299,12 @@ class VirtualClock:
             self._wake_due()
         if not self._heap:
             return
-        busy = loop_has_ready_callbacks(loop)
-        if busy is None:
+        ready = loop_ready_count(loop)
+        if ready is None:
             self._idle_passes += 1
             busy = self._idle_passes < 50
+        else:
+            busy = ready > (self._watch.clock_ticks if self._watch is not None else 0)
         if busy:
             # CPU work on the loop costs no meeting time: look again once it is done.
             self._schedule(loop)

@@ -193,6 +193,12 @@ def loop_has_ready_callbacks(loop: asyncio.AbstractEventLoop) -> bool | None:
     return None if ready is None else len(ready) > 0
 
 
+def loop_ready_count(loop: asyncio.AbstractEventLoop) -> int | None:
+    """How many callbacks ``loop`` has ready to run now (the same ``_ready`` deque), or None when it does not say."""
+    ready = getattr(loop, "_ready", None)
+    return None if ready is None else len(ready)
+
+
 # ---------------------------------------------------------------- asyncio: work on the wall clock
 
 

@@ -233,3 +233,13 @@ async def test_a_listening_server_is_not_work_in_progress() -> None:
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def test_clocks_sharing_a_loop_do_not_take_each_other_for_work() -> None:
+    """Meetings side by side (``run --transport inproc --concurrency N``) each have a clock on one loop."""
+    a, b = VirtualClock(), VirtualClock()
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    await asyncio.gather(a.sleep(10.0), b.sleep(20.0), a.sleep(3.0), b.sleep(7.0))
+    assert (a.now(), b.now()) == (10.0, 20.0)
+    assert loop.time() - t0 < 1.0

@@ -139,3 +139,31 @@ def test_scripted_agents_still_skip_the_dead_air(tmp_path: Path) -> None:
         assert len(_turns(folder)) == 4
         assert wall < meeting / 3, (meeting, wall)
     assert timelines[0] == timelines[1]
+
+
+def test_inproc_meetings_side_by_side_share_the_loop_and_both_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--concurrency 2`` over inproc runs both meetings on one loop, one clock each: a scripted agent's and
+    one whose model takes real time (its calls make the other meeting flow too, which costs only speed)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    script = Script(default=Answer(tool_calls=[tool_call("c1", "say", {"text": SAID})]), delay_s=0.4)
+    with openai_server(script) as url:
+        code, _ = _run(
+            tmp_path,
+            "--agent",
+            "oracle",
+            "--agent",
+            f"llm/m@{url}",
+            "--agent-name",
+            "oracle",
+            "--agent-name",
+            "slow",
+            "--concurrency",
+            "2",
+        )
+    assert code == 0
+    slow = _turns(tmp_path / "mini_fixture__slow")
+    assert [t["agent_response"] for t in slow] == [SAID] * 4
+    assert all(400 <= t["latency_ms"] <= 1500 for t in slow), slow
+    assert len(_turns(tmp_path / "mini_fixture__oracle")) == 4
