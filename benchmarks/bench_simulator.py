@@ -2,7 +2,8 @@
 
 Prints, per scenario: turns played, meeting time, wall time, the process's CPU time for the meeting (a
 steadier figure than wall time on a shared machine; not measured for --concurrency, where meetings run in
-worker processes), speed-up over real time, persona audio frames sent, frames late by > 20 ms, the largest
+worker processes), the meeting seconds that flowed at the wall rate on the in-process transport's virtual
+clock (0 for a scripted agent: it does no wall-clock work; an llm agent's model time otherwise), speed-up over real time, persona audio frames sent, frames late by > 20 ms, the largest
 lateness, and the offline-judge score.
 
     python benchmarks/bench_simulator.py --transport webrtc --turns 8      # real time, zero late frames?
@@ -21,13 +22,23 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from modylbench.channels import VirtualClock
 from modylbench.scenarios import resolve_scenarios
 from modylbench.simulator._runner import RunSpec, SessionWorkers, run_one, score_session
 from modylbench.simulator._session import MeetingOptions, MeetingResult
 
-HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'cpu s':>7} {'speed-up':>9} {'frames':>7} "
-          f"{'late>20ms':>9} {'max late ms':>11} {'score':>6}")
+HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'cpu s':>7} {'flowed s':>8} {'speed-up':>9} "
+          f"{'frames':>7} {'late>20ms':>9} {'max late ms':>11} {'score':>6}")
+
+
+def _virtual_clock(link: Any) -> VirtualClock | None:
+    """The link's virtual clock under its meeting clock (JoinClock), if it runs on one."""
+    clock = getattr(link, "clock", None)
+    while clock is not None and not isinstance(clock, VirtualClock):
+        clock = getattr(clock, "base", None)
+    return clock
 
 
 async def _side_by_side(specs: list[RunSpec], concurrency: int) -> list[tuple[RunSpec, MeetingResult, float]]:
@@ -62,7 +73,7 @@ def concurrent(args: argparse.Namespace, ids: list[str], scenarios: dict) -> Non
             late, frames = media.get("audio_frames_late_20ms", 0), media.get("audio_frames_sent", 0)
             late_all, frames_all = late_all + late, frames_all + frames
             worst = max(worst, media.get("audio_max_late_ms", 0.0))
-            print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} {'-':>7} "
+            print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} {'-':>7} {'-':>8} "
                   f"{meeting / wall:>8.1f}x {frames:>7} {late:>9} {media.get('audio_max_late_ms', 0.0):>11.1f} "
                   f"{card.scenarios[0].modylbench_score or 0.0:>6.2f}", flush=True)
         print(f"{len(done)} sessions, {min(args.concurrency, len(done))} at a time, {total:.0f} s wall: "
@@ -94,13 +105,16 @@ def main() -> None:
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp) / "s"
+                links: list[Any] = []
                 t0, c0 = time.perf_counter(), time.process_time()
-                result = asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, folder, args.transport, meeting=MeetingOptions(turns=args.turns))))
+                result = asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, folder, args.transport, meeting=MeetingOptions(turns=args.turns)),
+                                             on_link=links.append))
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                clock = _virtual_clock(links[0]) if links else None
                 manifest = json.loads((folder / "manifest.json").read_text())
                 card = score_session(folder, scenarios, ["offline"], write=False)
                 rows.append((result.turns_played, manifest["meeting_seconds"], wall, result.media,
-                             card.scenarios[0].modylbench_score or 0.0, cpu))
+                             card.scenarios[0].modylbench_score or 0.0, cpu, clock.flowed if clock else None))
         turns = rows[0][0]
         meeting = statistics.median(r[1] for r in rows)
         wall = statistics.median(r[2] for r in rows)
@@ -109,7 +123,8 @@ def main() -> None:
         max_late = max(r[3].get("audio_max_late_ms", 0.0) for r in rows)
         score = statistics.median(r[4] for r in rows)
         cpu = statistics.median(r[5] for r in rows)
-        print(f"{sid:<38} {turns:>5} {meeting:>10.1f} {wall:>8.1f} {cpu:>7.1f} {meeting / wall:>8.1f}x {frames:>7.0f} "
+        flowed = "-" if rows[0][6] is None else f"{statistics.median(r[6] for r in rows):.1f}"
+        print(f"{sid:<38} {turns:>5} {meeting:>10.1f} {wall:>8.1f} {cpu:>7.1f} {flowed:>8} {meeting / wall:>8.1f}x {frames:>7.0f} "
               f"{late:>9} {max_late:>11.1f} {score:>6.2f}", flush=True)
 
 

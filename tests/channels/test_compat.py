@@ -192,3 +192,13 @@ async def test_a_child_process_being_waited_for_is_seen() -> None:
     assert await waiting == 0
     await asyncio.sleep(0)
     assert _compat.child_process_waits() == 0
+
+
+async def test_the_event_loop_says_how_many_callbacks_are_ready() -> None:
+    loop = asyncio.get_running_loop()
+    assert _compat.loop_ready_count(loop) == 0
+    handles = [loop.call_soon(lambda: None) for _ in range(3)]
+    assert _compat.loop_ready_count(loop) == 3
+    for h in handles:
+        h.cancel()
+    assert _compat.loop_ready_count(object()) is None  # type: ignore[arg-type]
