@@ -112,29 +112,39 @@ class _WallWork:
     ``wall_work()``."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+        # Weak references only: this is the value of a WeakKeyDictionary keyed by the loop.
+        self._loop = weakref.ref(loop)
         self.declared = 0
-        self.clock_timers: set[asyncio.TimerHandle] = set()
+        self.clock_timers: weakref.WeakSet[asyncio.TimerHandle] = weakref.WeakSet()
         """The virtual clocks' own loop timers (set while flowing): not work of anyone's."""
         self.clock_ticks = 0
         """The virtual clocks' looks queued as ready callbacks: several clocks on one loop (meetings side by
         side) must not take each other's for work, or none would ever jump."""
-        self.executor = count_default_executor_jobs(loop)
-        self.blind = loop_watched_fds(loop) is None
-        if self.blind or self.executor is None:
+        executor = count_default_executor_jobs(loop)
+        self._executor = weakref.ref(executor) if executor is not None else None
+        blind = loop_watched_fds(loop) is None
+        if blind or executor is None:
             logger.warning("meeting time cannot see this event loop's %s (%s): it jumps over them unless "
                            "they are declared with modylbench.channels.wall_work()",
-                           "sockets" if self.blind else "thread jobs", type(loop).__name__)  # fmt: skip
+                           "sockets" if blind else "thread jobs", type(loop).__name__)  # fmt: skip
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop()
 
     def pending(self) -> str:
         """What is in progress on the wall clock (one short reason), or "" when nothing is."""
+        loop = self._loop()
+        if loop is None:
+            return ""
         if self.declared:
             return "declared wall-clock work"
-        if self.executor is not None and self.executor.in_flight > 0:
-            return f"{self.executor.in_flight} thread job(s)"
-        if loop_timers(self.loop, self.clock_timers):
+        executor = self._executor() if self._executor is not None else None
+        if executor is not None and executor.in_flight > 0:
+            return f"{executor.in_flight} thread job(s)"
+        if loop_timers(loop, self.clock_timers):
             return "a timer on the wall clock"
-        fds = loop_watched_fds(self.loop)
+        fds = loop_watched_fds(loop)
         if fds:
             for fd in fds:
                 if not _listening(fd):
