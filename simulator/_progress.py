@@ -80,8 +80,14 @@ def forwarding(reporter: ProgressReporter) -> Iterator[Callable[[str, int], Queu
     both end when the block does.
     """
     import multiprocessing
+    import os
+    from multiprocessing.managers import SyncManager
 
-    manager = multiprocessing.get_context("spawn").Manager()
+    from modylbench.simulator._runner import die_with_parent
+
+    # The Manager's server is a process of its own: like the meeting workers, it must not outlive a killed run.
+    manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
+    manager.start(die_with_parent, (os.getpid(),))
     queue = manager.Queue()
 
     def drain() -> None:

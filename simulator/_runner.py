@@ -231,7 +231,7 @@ def _note_process(folder: Path, child: AgentProcess) -> None:
         files.write_manifest(manifest)
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """End this worker when the process that started it ends, however that ends (kill -9 included).
 
     An orphaned worker would go on writing its session folder (manifest, recording) under a re-run.
@@ -261,7 +261,7 @@ def _warm_worker(barrier: Any, parent: int) -> None:
     every worker has, so that no meeting starts while another worker is still spending CPU on imports."""
     import threading
 
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
     import aiortc  # noqa: F401
     import av  # noqa: F401

@@ -114,7 +114,8 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
         _until(lambda: all((f / "record.jsonl").exists() and (f / "record.jsonl").stat().st_size > 0 for f in folders),
                240, "both meetings to start")
         workers = {pid for pid in _children(parent.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()}
-        assert len(workers) == 2
+        # Two meeting workers, and the Manager process that carries their progress events back.
+        assert len(workers) == 3
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
         _until(lambda: not any(_alive(pid) for pid in workers), 30, "the workers to die with their parent")
