@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from modylbench.simulator._errors import UserError
-from modylbench.simulator._sweep import Outcome, RaySettings, run_cell_here
+from modylbench.simulator._sweep import MEETING_CPUS, Outcome, RaySettings, run_cell_here
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ def run_on_ray(
 
     def submit(spec: Any) -> Any:
         options: dict[str, Any] = {
-            "num_cpus": settings.num_cpus,
+            "num_cpus": settings.num_cpus or MEETING_CPUS[spec.transport],
             "max_retries": settings.max_retries,
             "retry_exceptions": False,
         }

@@ -33,9 +33,10 @@ PLAN_FILE = "sweep.json"
 TRANSPORTS = ("inproc", "webrtc")
 REALTIME_RESOURCE = "modylbench_realtime"
 """The Ray custom resource a real-time (webrtc) meeting takes one unit of (docs/scale.md)."""
-MEETING_CPUS = 0.5
-"""Ray CPUs one meeting asks for by default; measured in docs/scale.md (a webrtc meeting with a scripted
-agent uses 0.15-0.3 of a core, an inproc one as much as it gets while it runs)."""
+MEETING_CPUS = {"inproc": 1.0, "webrtc": 0.25}
+"""Ray CPUs one meeting asks for, by transport, measured with benchmarks/bench_meeting_cost.py (docs/scale.md):
+an in-process meeting computes flat out while it runs (a whole core's worth when it gets one); a real-time
+WebRTC meeting used 0.15 of a core on average (persona and a scripted agent), with room left for bursts."""
 _SLUG_CHARS = 48
 
 
@@ -49,7 +50,9 @@ class RaySettings(_Strict):
     address: str | None = Field(
         default=None, description="auto, HOST:PORT or ray://HOST:10001; --ray overrides."
     )
-    num_cpus: float = Field(default=MEETING_CPUS, gt=0, le=64, description="Ray CPUs per meeting.")
+    num_cpus: float | None = Field(
+        default=None, gt=0, le=64, description="Ray CPUs per meeting (default by transport: MEETING_CPUS)."
+    )
     memory_mb: int | None = Field(
         default=None, ge=1, description="Ray memory per meeting (MB); none by default."
     )
