@@ -7,7 +7,7 @@ report and ``modylbench view`` show such runs side by side only labelled, never 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +53,7 @@ def basis_of(run: Any, judges: Iterable[str] = ()) -> Basis:
     return Basis(run.entry.scenario_id, len(run.entry.turns), seed, tuple(judges), scenario_hash)
 
 
-def unequal(bases_by_label: dict[str, Sequence[Basis]]) -> list[str]:
+def unequal(bases_by_label: Mapping[str, Sequence[Basis]]) -> list[str]:
     """Sentences saying how the labels' runs differ, per scenario they share; empty when all compare as equals.
 
     Labels compare as equals when each played the same scenarios with the same basis.

@@ -25,7 +25,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "echo_agent.py"
 
 @pytest.mark.timeout(60)
 async def test_echo_agent_answers_a_turn() -> None:
-    assert len(EXAMPLE.read_text().splitlines()) < 60
+    assert len(EXAMPLE.read_text().splitlines()) < 80  # a complete agent, three ways to start it, still one screen
     spec = importlib.util.spec_from_file_location("echo_agent", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -718,12 +718,15 @@ def sam_and_som(meeting: Meeting) -> None:
             table=TableSpec(
                 columns=["Country", "Leader", "No. 2", "No. 3", "Top-3 share", "Players"],
                 rows=[
-                    [country]
-                    + [
-                        f"{leader['competitor']} ({leader['share_pct']:.0f}%)"
-                        for leader in fig.named_leaders[country][:3]
+                    [
+                        country,
+                        *(
+                            f"{leader['competitor']} ({leader['share_pct']:.0f}%)"
+                            for leader in fig.named_leaders[country][:3]
+                        ),
+                        f"{sol.top3_pct[country]:.0f}%",
+                        sol.players[country],
                     ]
-                    + [f"{sol.top3_pct[country]:.0f}%", sol.players[country]]
                     for country in sol.countries
                 ],
             ),
