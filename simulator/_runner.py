@@ -300,6 +300,10 @@ class SessionWorkers:
         """Run ``spec`` in a worker; ``on_event`` must pickle (``simulator._progress.QueueHook``)."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, _run_one_here, spec, on_event)
 
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a picklable function in a worker process (a sweep cell: its meeting, then its scoring)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
 

@@ -466,29 +466,28 @@ async def run_local(
 
     async def one(spec: Any) -> None:
         async with sem:
-            spec = with_node(spec)
             t0 = time.monotonic()
             try:
-                result = await (pool.run(spec) if pool is not None else run_one(spec))
-                # Scored on the loop, not in a thread: a thread job in flight makes the virtual clocks of the
-                # other in-process meetings flow at the wall rate (channels' "wall work"), a frozen loop does not.
-                score_cell(spec, panel)
+                if pool is not None:
+                    # The worker plays and scores the cell (the report encodes the recording: seconds of CPU).
+                    outcome = await pool.call(run_cell_here, spec, panel)
+                else:
+                    spec = with_node(spec)
+                    result = await run_one(spec)
+                    score_cell(spec, panel)
+                    outcome = Outcome(
+                        spec.folder.name,
+                        result.termination_reason,
+                        result.turns_played,
+                        time.monotonic() - t0,
+                        spec.meeting.extra_manifest["node"],
+                    )
             except UserError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one failed cell never ends the sweep; resume redoes it
                 logger.exception("cell %s failed", spec.folder.name)
-                on_done(spec, Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500]))
-                return
-            on_done(
-                spec,
-                Outcome(
-                    spec.folder.name,
-                    result.termination_reason,
-                    result.turns_played,
-                    time.monotonic() - t0,
-                    spec.meeting.extra_manifest["node"],
-                ),
-            )
+                outcome = Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500])
+            on_done(spec, outcome)
 
     try:
         await asyncio.gather(*(one(s) for s in todo))
