@@ -8,6 +8,7 @@ import io
 import logging
 import os
 import shutil
+import socket
 import tarfile
 import tempfile
 import time
@@ -85,11 +86,26 @@ def unpack(tar_bytes: bytes, name: str, out: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def check_address(address: str) -> None:
+    """A HOST:PORT nobody listens on is one line now, not Ray's minutes of retries."""
+    if address == "auto" or "://" in address or ":" not in address:
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=5):
+            pass
+    except ValueError:
+        raise UserError(f"--ray {address}: not HOST:PORT, auto or ray://HOST:PORT") from None
+    except OSError as exc:
+        raise UserError(f"--ray {address}: no Ray head answers there ({exc.strerror or exc})") from None
+
+
 def _connect(address: str) -> Any:
     try:
         import ray
     except ImportError:
         raise UserError("--ray needs Ray: pip install 'modylbench[ray]'") from None
+    check_address(address)
     if not ray.is_initialized():
         try:
             # The driver's logs stay on this terminal's stderr only when asked (-v); Ray's own are in its temp dir.
@@ -98,6 +114,25 @@ def _connect(address: str) -> Any:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"--ray {address}: cannot connect to the cluster ({first})") from None
     return ray
+
+
+def _check_cluster(ray: Any, address: str, pending: int) -> None:
+    """Between results: a cluster that is gone (head down, every node dead) ends the sweep instead of a wait
+    without end; the cells not finished are redone by the next sweep."""
+    try:
+        alive = [n for n in ray.nodes() if n.get("Alive")]
+    except Exception as exc:  # noqa: BLE001 - whatever the client raises, the cluster cannot be reached
+        raise UserError(
+            f"--ray {address}: lost the cluster with {pending} cells unfinished ({exc!r:.200}); "
+            "sweep again to finish them",
+            exit_code=1,
+        ) from None
+    if not alive:
+        raise UserError(
+            f"--ray {address}: no node of the cluster is alive, {pending} cells unfinished; "
+            "sweep again to finish them",
+            exit_code=1,
+        )
 
 
 def run_on_ray(
@@ -147,6 +182,8 @@ def run_on_ray(
         started[spec.folder.name] = time.monotonic()
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1, timeout=_WAIT_SECONDS)
+        if not ready:
+            _check_cluster(ray, str(settings.address), len(pending))
         for ref in ready:
             spec = pending.pop(ref)
             name = spec.folder.name

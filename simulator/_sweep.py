@@ -629,6 +629,10 @@ def sweep(
             + (f"; on Ray at {config.ray.address}" if config.ray and config.ray.address else "")
         )
         return
+    if config.ray is not None and config.ray.address:
+        from modylbench.simulator._ray import check_address
+
+        check_address(config.ray.address)  # before OUT is touched
     target.mkdir(parents=True, exist_ok=True)
     from modylbench.simulator._results import write_atomic
 

@@ -5,6 +5,7 @@ same OUT keeping an earlier run's results."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,13 @@ def test_a_second_run_keeps_the_first_runs_results(tmp_path: Path) -> None:
     assert (
         "oracle" in (out / "report.html").read_text() and "| oracle |" in (out / "leaderboard.md").read_text()
     )
+
+
+def test_a_ray_address_nobody_answers_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _sweep_file(tmp_path, f'scenario_files = ["{MINI}"]\nagents = ["oracle"]\n[ray]\nnum_cpus = 0.5\n')
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert exit_code(["sweep", str(path), "--out", str(tmp_path / "out"), "--ray", f"127.0.0.1:{port}"]) == 2
+    assert f"error: --ray 127.0.0.1:{port}: no Ray head answers there" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
