@@ -15,6 +15,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -22,9 +23,10 @@ from typing import Any, Literal
 import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from modylbench.record import SessionFolder
+from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.simulator._cli_common import check_judges, judge_option
 from modylbench.simulator._errors import UserError
+from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 
 logger = logging.getLogger(__name__)
 
@@ -382,13 +384,14 @@ class Outcome:
     attempts: int = 1
 
 
-def run_cell_here(spec: Any, panel: list[str]) -> Outcome:
-    """Play and score one cell in this process (a Ray task, or a worker process): blocking."""
+def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] | None = None) -> Outcome:
+    """Play and score one cell in this process (a Ray task, or a worker process): blocking. ``on_event`` sees
+    the session's recorded events (progress; a QueueHook when the caller is another process)."""
     from modylbench.simulator._runner import run_one
 
     spec = with_node(spec)
     t0 = time.monotonic()
-    result = asyncio.run(run_one(spec))
+    result = asyncio.run(run_one(spec, on_event=on_event))
     score_cell(spec, panel)
     return Outcome(
         spec.folder.name,
@@ -453,7 +456,11 @@ class Results:
 
 
 async def run_local(
-    todo: list[Any], panel: list[str], concurrency: int, on_done: Callable[[Any, Outcome], None]
+    todo: list[Any],
+    panel: list[str],
+    concurrency: int,
+    on_done: Callable[[Any, Outcome], None],
+    reporter: ProgressReporter | None = None,
 ) -> None:
     """Run cells on this machine, ``concurrency`` at once. Side by side, each runs in a worker process of its
     own (SessionWorkers): a real-time meeting keeps its loop to itself, an in-process one gets a core (one loop
@@ -464,16 +471,21 @@ async def run_local(
     workers = min(concurrency, len(todo))
     pool = SessionWorkers(workers) if workers > 1 else None
 
-    async def one(spec: Any) -> None:
+    async def one(spec: Any, remote: Any) -> None:
         async with sem:
             t0 = time.monotonic()
+            task, fields = session_task(spec)
+            if reporter is not None:
+                reporter.emit("session_started", task, **fields)
             try:
                 if pool is not None:
                     # The worker plays and scores the cell (the report encodes the recording: seconds of CPU).
-                    outcome = await pool.call(run_cell_here, spec, panel)
+                    hook = remote(task, fields["turns"]) if remote is not None else None
+                    outcome = await pool.call(run_cell_here, spec, panel, hook)
                 else:
                     spec = with_node(spec)
-                    result = await run_one(spec)
+                    hook = reporter.session_hook(task, fields["turns"]) if reporter is not None else None
+                    result = await run_one(spec, on_event=hook)
                     score_cell(spec, panel)
                     outcome = Outcome(
                         spec.folder.name,
@@ -490,7 +502,8 @@ async def run_local(
             on_done(spec, outcome)
 
     try:
-        await asyncio.gather(*(one(s) for s in todo))
+        with forwarding(reporter) if pool is not None and reporter is not None else nullcontext() as remote:
+            await asyncio.gather(*(one(s, remote) for s in todo))
     finally:
         if pool is not None:
             pool.close()
@@ -575,6 +588,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[
 @click.option(
     "--dry-run", is_flag=True, help="List the cells and what resume would do with each; run nothing."
 )
+@progress_options
 def sweep(
     sweep_file: Path,
     out: Path | None,
@@ -589,6 +603,8 @@ def sweep(
     concurrency: int | None,
     ray_address: str | None,
     dry_run: bool,
+    progress: str,
+    progress_json: bool,
 ) -> None:
     """Run every cell of a sweep file (scenarios x agents x transports x turns x seeds x trials).
 
@@ -656,38 +672,56 @@ def sweep(
         + (f" on Ray ({config.ray.address})" if config.ray and config.ray.address else ""),
         err=True,
     )
+    reporter = reporter_for(progress, progress_json, "sweep")
+    reporter.emit("run_started", command="sweep", total=len(p.cells))
+    for cell, status in rows:
+        if status in ("complete", "rescore"):
+            reporter.emit("session_skipped", cell.name, reason="already complete")
 
     def on_done(spec: Any, outcome: Outcome) -> None:
         done[0] += 1
         where = outcome.node.get("hostname", "?") + (
             f"/{outcome.node['ray_node_id'][:8]}" if "ray_node_id" in outcome.node else ""
         )
+        task = spec.folder.name
         if outcome.error is None and SessionFolder(spec.folder).scorecard.exists():
             results.add(spec.folder)
             how = f"{outcome.termination_reason}, {outcome.turns_played} turns"
+            reporter.emit("session_finished", task, termination_reason=outcome.termination_reason,
+                          turns_played=outcome.turns_played, wall_s=round(outcome.seconds, 3),
+                          folder=str(spec.folder), agent_errors=[])  # fmt: skip
         else:
             results.failed += 1
             how = f"FAILED ({outcome.error}); the next sweep into {target} redoes it"
+            reporter.emit("session_failed", task, error=str(outcome.error or "no scorecard"))
         results.write()
+        if reporter.mode == "live":
+            return  # the live view shows it
         click.echo(
             f"[{done[0]}/{len(p.cells)}] {spec.folder.name}: {how}, {outcome.seconds:.1f}s on {where}"
             + (f", attempt {outcome.attempts}" if outcome.attempts > 1 else ""),
             err=True,
         )
 
-    if todo:
-        if config.ray is not None and config.ray.address:
+    with reporter:
+        if todo and config.ray is not None and config.ray.address:
             from modylbench.simulator._ray import run_on_ray
 
+            for spec in todo:  # Ray schedules them; each is "started" from here on
+                task, fields = session_task(spec)
+                reporter.emit("session_started", task, **fields)
             run_on_ray(todo, panel, config.ray, target, on_done)
-        else:
-            asyncio.run(run_local(todo, panel, config.concurrency, on_done))
+        elif todo:
+            asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
+    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                  total=reporter.total)  # fmt: skip
     card = results.write()
     if card is not None:
         from modylbench.simulator._cli_common import write_report
 
         write_report(card, target)
-    click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}")
+    click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
+               err=reporter.mode == "json")  # fmt: skip
     if results.failed:
         raise UserError(
             f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",

@@ -232,3 +232,29 @@ def test_a_ray_address_nobody_answers_is_one_line(tmp_path: Path, capsys: pytest
     assert exit_code(["sweep", str(path), "--out", str(tmp_path / "out"), "--ray", f"127.0.0.1:{port}"]) == 2
     assert f"error: --ray 127.0.0.1:{port}: no Ray head answers there" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_sweep_reports_progress_as_run_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json: the documented event stream, each cell started and finished with its turns, a resumed cell skipped."""
+    out = tmp_path / "out"
+    path = _sweep_file(
+        tmp_path,
+        f'scenario_files = ["{MINI}"]\nscenarios = ["mini_fixture"]\nagents = ["oracle", "null"]\n'
+        f'concurrency = 1\nout = "{out}"\n',
+    )
+    capsys.readouterr()
+    assert exit_code(["sweep", str(path), "--json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]  # stdout: the stream alone
+    names = [e["event"] for e in events]
+    assert names[0] == "run_started" and events[0]["command"] == "sweep" and events[0]["total"] == 2
+    assert names[-1] == "run_finished" and events[-1]["done"] == 2 and events[-1]["failed"] == 0
+    for cell in (
+        "mini_fixture__oracle__inproc__all__seed0__t0",
+        "mini_fixture__null__inproc__all__seed0__t0",
+    ):
+        mine = [e["event"] for e in events if e.get("task") == cell]
+        assert mine[0] == "session_started" and mine[-1] == "session_finished", mine
+        assert mine.count("turn_ended") == 4  # the mini fixture's four turns, as they were played
+    assert exit_code(["sweep", str(path), "--json"]) == 0
+    again = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["event"] for e in again].count("session_skipped") == 2
