@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from modylbench.record import ModelSpec, ModelSpecError
-from modylbench.scoring._llm import OUTAGE_ITEMS, RETRYABLE_STATUS, _retry_after, retry_delay
+from modylbench.scoring._llm import OUTAGE_ITEMS, RETRYABLE_STATUS, _retry_after, api_key_for, retry_delay
 
 logger = logging.getLogger(__name__)
 
@@ -76,13 +76,9 @@ class SpeechRecogniser:
         self.name = str(parsed)
         self.model = parsed.model or DEFAULT_MODEL
         self.base_url = parsed.base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            if self.base_url is None:
-                raise AsrSpecError(
-                    f"--asr {spec}: set OPENAI_API_KEY, or give a server as openai/MODEL@BASE_URL"
-                )
-            key = "no-key"  # local OpenAI-compatible servers accept any key
+        key = api_key_for(self.base_url, api_key)
+        if key is None:
+            raise AsrSpecError(f"--asr {spec}: set OPENAI_API_KEY, or give a server as openai/MODEL@BASE_URL")
         self._api_key = key
         self.cache_dir = cache_dir
         self.timeout_s = timeout_s

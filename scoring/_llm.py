@@ -32,6 +32,15 @@ RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 OUTAGE_ITEMS = 3
 
 
+def api_key_for(base_url: str | None, api_key: str | None) -> str | None:
+    """The key for an OpenAI-compatible server: the one given, else OPENAI_API_KEY; a server of the user's
+    (a base URL) accepts any key. None when there is neither a key nor a server."""
+    key = api_key or os.environ.get("OPENAI_API_KEY")
+    if key:
+        return key
+    return "no-key" if base_url is not None else None
+
+
 class JudgeConfigError(ValueError):
     """The LLM judge cannot be set up (no key, no base URL)."""
 
@@ -267,13 +276,11 @@ class OpenAIJudge(Judge):
         self.model = model
         self.name = spec or f"openai/{model}"
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            if self.base_url is None:
-                raise JudgeConfigError(
-                    f"judge {self.name}: set OPENAI_API_KEY, or give a server as openai/MODEL@BASE_URL"
-                )
-            key = "no-key"  # local OpenAI-compatible servers accept any key
+        key = api_key_for(self.base_url, api_key)
+        if key is None:
+            raise JudgeConfigError(
+                f"judge {self.name}: set OPENAI_API_KEY, or give a server as openai/MODEL@BASE_URL"
+            )
         self._api_key = key
         self.cache_dir = cache_dir
         self.concurrency = max(1, concurrency)
