@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
 
 from modylbench.channels import (
+    AGENT_REPORTED_ERROR_KINDS,
     AgentSession,
     InProcessMeeting,
     MeetingEvent,
@@ -53,11 +54,20 @@ class MeetingClient:
     def report_error(self, kind: str, message: str, traceback: str | None = None) -> None:
         """Say that the agent failed: ``kind`` is ``model_error`` (a call to its model failed), ``empty_answer``
         (its model answered nothing) or ``crash`` (its own code failed). Run by ModylBench, this is recorded
-        as an ``agent_error`` event and the scorecard flags it; otherwise it is logged."""
-        if self.on_error is None:
-            logger.warning("agent error (%s): %s", kind, message)
+        as an ``agent_error`` event and the scorecard flags it; otherwise it is logged.
+
+        Recorded once: through ``on_error`` when the harness runs this agent in its own process, else sent to
+        the meeting as a control ``error`` message (docs/protocol.md §3), which records it the same way."""
+        if self.on_error is not None:
+            self.on_error(kind, message, traceback)
             return
-        self.on_error(kind, message, traceback)
+        if not self._over:
+            try:
+                self.session.report_error(kind if kind in AGENT_REPORTED_ERROR_KINDS else "crash", message, traceback)
+                return
+            except ConnectionError as exc:
+                self._meeting_over("report_error", exc)
+        logger.warning("agent error (%s): %s", kind, message)
 
     @property
     def turn_index(self) -> int | None:

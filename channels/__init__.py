@@ -17,6 +17,7 @@ from modylbench.channels._interface import (
     AgentDoneSignal,
     AgentEvent,
     AgentFile,
+    AgentReportedError,
     AgentSpeechOffset,
     AgentSpeechOnset,
     AgentTranscript,
@@ -34,6 +35,8 @@ from modylbench.channels._interface import (
     TurnStartMarker,
 )
 from modylbench.channels._protocol import (
+    AGENT_REPORTED_ERROR_KINDS,
+    MAX_ERROR_MESSAGE,
     AudioReceived,
     Briefing,
     CaptionReceived,
@@ -101,6 +104,9 @@ __all__ = [
     "AgentDoneSignal",
     "AgentEvent",
     "AgentFile",
+    "AgentReportedError",
+    "AGENT_REPORTED_ERROR_KINDS",
+    "MAX_ERROR_MESSAGE",
     "AgentSpeechOffset",
     "AgentSpeechOnset",
     "AgentTranscript",

@@ -13,6 +13,7 @@ from modylbench.channels._audio import AudioSource, fallback_speech
 from modylbench.channels._clock import Clock
 from modylbench.channels._interface import Playback
 from modylbench.channels._protocol import (
+    AGENT_REPORTED_ERROR_KINDS,
     BYE_MESSAGE,
     AudioReceived,
     Disconnected,
@@ -27,6 +28,7 @@ from modylbench.channels._protocol import (
     TurnStarted,
     agent_chat_message,
     done_message,
+    error_message,
     new_file_header,
     parse_meeting_message,
     transcript_message,
@@ -180,6 +182,15 @@ class AgentSession:
         if self._closed:
             return False, "not connected"
         return await self._files.push(self.pipes["files"], header, data, FILE_RATE, timeout)
+
+    def report_error(self, kind: str, message: str, traceback: str | None = None, fatal: bool = False) -> None:
+        """Tell the meeting the agent failed (control ``error``, sent without waiting); ``ValueError`` for a
+        ``kind`` not in ``AGENT_REPORTED_ERROR_KINDS``, ``ConnectionError`` once the session is closed."""
+        if kind not in AGENT_REPORTED_ERROR_KINDS:
+            raise ValueError(f"error kind {kind!r} is not one of {', '.join(AGENT_REPORTED_ERROR_KINDS)}")
+        if self._closed or "control" not in self.pipes:
+            raise ConnectionError("not connected to the meeting")
+        self._send_nowait("control", error_message(kind, message, traceback, fatal))
 
     async def leave(self) -> None:
         """Say goodbye on control and stop."""

@@ -18,6 +18,7 @@ from modylbench.channels._interface import (
     AgentDocMessage,
     AgentEvent,
     AgentFile,
+    AgentReportedError,
     AgentSpeechOffset,
     AgentSpeechOnset,
     Caption,
@@ -142,6 +143,8 @@ class LinkBase:
         )
         self._chat_bucket = TokenBucket(clock, self.options.chat_rate, self.options.chat_burst)
         self._chat_dropped = 0
+        self._error_bucket = TokenBucket(clock, self.options.error_rate, self.options.error_burst)
+        self._errors_dropped = 0
         self._vad = VoiceActivity(self.options.vad_threshold_db, self.options.vad_hangover)
         self._connected = asyncio.Event()
         self._settled = asyncio.Event()  # connected or gone
@@ -292,6 +295,17 @@ class LinkBase:
         message = parse_agent_control(obj, self.clock.now(), self.options.max_chat_chars)
         if isinstance(message, AgentLeaving):
             self._agent_gone("agent left")
+        elif isinstance(message, AgentReportedError):
+            if not self._error_bucket.take():
+                self._errors_dropped += 1
+                if self._errors_dropped == 1 or self._errors_dropped % 100 == 0:
+                    self._fault(
+                        "error_flood", f"{self._errors_dropped} error reports dropped (rate limit)", "control"
+                    )
+                return
+            self._emit(message)
+            if message.fatal:  # it stops taking part: the meeting goes on as if it had left
+                self._agent_gone(f"agent reported a fatal {message.kind}")
         elif message is not None:
             self._emit(message)
 

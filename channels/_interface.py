@@ -9,7 +9,7 @@ PIL image on the screen share, ``send_chat``, ``send_control`` (turn markers, ca
 ``push_file`` (returns the verified outcome), ``send_doc`` (a raw Yjs sync message).
 Agent → harness: ``events()`` yields ``AgentEvent`` values: chat, files (verified), ``done``, transcripts,
 doc messages, speech onset/offset (voice-activity detection, corrected for receive buffering), the received
-audio itself, protocol faults, and finally ``AgentDisconnected``.
+audio itself, its own reports of failure, protocol faults, and finally ``AgentDisconnected``.
 """
 
 from __future__ import annotations
@@ -272,6 +272,19 @@ class ProtocolFault:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentReportedError:
+    """The agent said it failed (control ``error``, docs/protocol.md §3): its model was unreachable, answered
+    nothing, or its own code failed. ``fatal``: it stops taking part, and the link treats it as gone."""
+
+    time: float
+    kind: str
+    """One of ``AGENT_REPORTED_ERROR_KINDS``."""
+    message: str
+    traceback: str | None = None
+    fatal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class AgentDisconnected:
     """The agent is gone (closed, vanished, or the meeting ended). Always the last event."""
 
@@ -289,6 +302,7 @@ AgentEvent = (
     | AgentSpeechOffset
     | AgentAudio
     | ProtocolFault
+    | AgentReportedError
     | AgentDisconnected
 )
 
@@ -308,6 +322,10 @@ class LinkOptions:
     chat_rate: float = 5.0
     """Chat messages per second the agent may sustain (token bucket); the excess is dropped and reported."""
     chat_burst: int = 20
+    error_rate: float = 1.0
+    """``error`` control messages per second the agent may sustain (token bucket, bursts of ``error_burst``);
+    the excess is dropped and reported as ``error_flood``, so an agent cannot flood the record."""
+    error_burst: int = 10
     event_queue: int = 4096
     """Bound on undelivered agent events; audio chunks are dropped first when it is full."""
     connect_timeout: float = 10.0

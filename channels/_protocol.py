@@ -15,7 +15,12 @@ from typing import Any
 from PIL import Image
 
 from modylbench.channels._clock import Clock, ClockTimeout, wait_for
-from modylbench.channels._interface import AgentDoneSignal, AgentTranscript, ControlMessage
+from modylbench.channels._interface import (
+    AgentDoneSignal,
+    AgentReportedError,
+    AgentTranscript,
+    ControlMessage,
+)
 from modylbench.channels._wire import (
     MAX_JSON,
     PROTOCOL_VERSION,
@@ -29,6 +34,7 @@ from modylbench.channels._wire import (
     send_file,
     sha256_hex,
 )
+from modylbench.record import valid_text
 
 logger = logging.getLogger(__name__)
 
@@ -312,6 +318,28 @@ def transcript_message(text: str) -> str:
     return dumps({"type": "transcript", "text": text})
 
 
+AGENT_REPORTED_ERROR_KINDS: tuple[str, ...] = ("model_error", "empty_answer", "crash")
+"""The ``agent_error`` kinds (of the record's ``AGENT_ERROR_KINDS``) an agent may report itself (control
+``error``); ``exited`` and ``no_join`` are what the harness sees of a command, never what a connected agent says."""
+MAX_ERROR_MESSAGE = 2_000
+"""Characters of a reported error's ``message`` kept (after ``valid_text``); the rest is cut."""
+MAX_ERROR_TRACEBACK = 20_000
+"""Characters of a reported error's ``traceback`` kept (its last ones, where the exception is)."""
+
+
+def error_message(kind: str, message: str, traceback: str | None = None, fatal: bool = False) -> str:
+    """The agent's "I failed" (agent → harness), recorded as an ``agent_error`` event."""
+    obj: dict[str, Any] = {
+        "type": "error",
+        "kind": kind,
+        "message": message[:MAX_ERROR_MESSAGE],
+        "fatal": fatal,
+    }
+    if traceback:
+        obj["traceback"] = traceback[-MAX_ERROR_TRACEBACK:]
+    return dumps(obj)
+
+
 BYE_MESSAGE = dumps({"type": "bye"})
 """The agent is leaving."""
 
@@ -331,11 +359,26 @@ def parse_agent_chat(obj: dict[str, Any]) -> str:
     return text
 
 
+def _parse_agent_error(obj: dict[str, Any], now: float) -> AgentReportedError:
+    """An ``error`` message: ``kind`` from ``AGENT_REPORTED_ERROR_KINDS``, strings cut to their bounds."""
+    kind, message, fatal = obj.get("kind"), obj.get("message", ""), obj.get("fatal", False)
+    tb = obj.get("traceback")
+    if kind not in AGENT_REPORTED_ERROR_KINDS:
+        raise WireError("unknown_error_kind",
+                        f"error: kind {str(kind)[:50]!r} is not one of {', '.join(AGENT_REPORTED_ERROR_KINDS)}")  # fmt: skip
+    if not isinstance(message, str) or not (tb is None or isinstance(tb, str)) or not isinstance(fatal, bool):
+        raise WireError("malformed_message", "error: message and traceback must be strings, fatal a boolean")
+    return AgentReportedError(now, str(kind), valid_text(message)[:MAX_ERROR_MESSAGE],
+                              valid_text(tb)[-MAX_ERROR_TRACEBACK:] if tb else None, fatal)  # fmt: skip
+
+
 def parse_agent_control(
     obj: dict[str, Any], now: float, max_chars: int
-) -> AgentDoneSignal | AgentTranscript | AgentLeaving | None:
+) -> AgentDoneSignal | AgentTranscript | AgentReportedError | AgentLeaving | None:
     """A control message from the agent (None for ``ping``); ``WireError`` for an unknown or malformed one."""
     kind = obj["type"]
+    if kind == "error":
+        return _parse_agent_error(obj, now)
     if kind == "done":
         ti = obj.get("turn_index")
         return AgentDoneSignal(now, ti if isinstance(ti, int) and not isinstance(ti, bool) else None)

@@ -33,6 +33,7 @@ from modylbench.channels import (
     AgentDocMessage,
     AgentDoneSignal,
     AgentFile,
+    AgentReportedError,
     AgentSpeechOffset,
     AgentSpeechOnset,
     AgentTranscript,
@@ -288,8 +289,11 @@ class MeetingOptions:
 class AgentEventRecorder:
     """Consumes the agent's events: records them and keeps ``AgentActivity`` current."""
 
-    def __init__(self, link: MeetingLink, rec: SessionRecorder, doc: SharedDocument, act: AgentActivity):
+    def __init__(self, link: MeetingLink, rec: SessionRecorder, doc: SharedDocument, act: AgentActivity,
+                 faults: AgentFaults | None = None):
         self.link, self.rec, self.doc, self.act = link, rec, doc, act
+        self.faults = faults if faults is not None else AgentFaults()
+        """Where the agent's own reports of failure (control ``error``) go; the meeting binds it to the record."""
         self.pending_transcripts: list[tuple[float, str]] = []
         self.disconnect_reason: str | None = None
 
@@ -373,6 +377,10 @@ class AgentEventRecorder:
                 act.done.set()
         elif isinstance(ev, ProtocolFault):
             rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message))
+        elif isinstance(ev, AgentReportedError):
+            # The agent's own "I failed" is an agent_error like one its runner reports; after a fatal one the
+            # link has already treated the agent as gone, so the meeting ends as agent_error.
+            self.faults.report(ev.kind, ev.message, ev.traceback, fatal=ev.fatal)
         elif isinstance(ev, AgentDisconnected):
             self.flush_transcripts()
             self.disconnect_reason = ev.reason
@@ -440,13 +448,14 @@ async def run_meeting(
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
                               on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)))
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
-    pump = AgentEventRecorder(link, rec, doc, act)
+    # The agent's failures: its runner's reports and its own (control ``error``), recorded alike.
+    faults = opts.faults if opts.faults is not None else AgentFaults()
+    pump = AgentEventRecorder(link, rec, doc, act, faults)
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
                           scenario_seed=opts.seed))
-    if opts.faults is not None:
-        opts.faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
+    faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
     # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
     # an agent that syncs gets them with everything else.
     persona.set_up_deliverables(doc)
@@ -460,9 +469,9 @@ async def run_meeting(
         await link.wait_connected()
     except (TimeoutError, ConnectionError) as exc:
         rec.emit(ErrorEvent(**rec.common(), source="agent", kind="connect", message=str(exc)))
-        reason, detail = await _charge_agent(opts.faults, "agent_disconnected", str(exc))
+        reason, detail = await _charge_agent(faults, "agent_disconnected", str(exc))
         await close_recognition(rec.recognition)
-        return _finish(rec, link, manifest, reason, detail, 0, pump, opts.faults)
+        return _finish(rec, link, manifest, reason, detail, 0, pump, faults)
     pump_task = asyncio.ensure_future(pump.run())
     forward_task = asyncio.ensure_future(forward())
     try:
@@ -500,7 +509,7 @@ async def run_meeting(
         await _drain(pump_task, clock)
         if reason == "agent_disconnected" and not detail:
             detail = pump.disconnect_reason or ""
-        reason, detail = await _charge_agent(opts.faults, reason, detail)
+        reason, detail = await _charge_agent(faults, reason, detail)
     except Exception as exc:  # noqa: BLE001 - an infrastructure failure is never charged to the agent
         rec.emit(ErrorEvent(**rec.common(), source="infrastructure", kind=type(exc).__name__, message=str(exc),
                             traceback=traceback.format_exc()))
@@ -512,7 +521,7 @@ async def run_meeting(
         await asyncio.gather(forward_task, pump_task, return_exceptions=True)
         # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
         await close_recognition(rec.recognition)
-    return _finish(rec, link, manifest, reason, detail, played, pump, opts.faults)
+    return _finish(rec, link, manifest, reason, detail, played, pump, faults)
 
 
 async def _charge_agent(faults: AgentFaults | None, reason: str, detail: str) -> tuple[str, str]:
