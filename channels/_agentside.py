@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from PIL import Image
 
@@ -73,6 +74,8 @@ class AgentSession:
         self._queue_limit = queue_limit
         self._files = FileTransfers(clock, max_file_size, self._reply_on_files, self._file_received)
         self._closed = False
+        self._reports: list[asyncio.Task[Any]] = []
+        """Error reports still being sent (``report_error`` does not wait); later control messages wait for them."""
         self.dropped = 0
 
     # ---------------------------------------------------------------- receiving
@@ -151,6 +154,9 @@ class AgentSession:
     async def _send(self, label: str, data: str | bytes) -> None:
         if self._closed:
             raise ConnectionError("not connected to the meeting")
+        if label == "control" and self._reports:  # error reports go out first, in the order they were made
+            reports, self._reports = self._reports, []
+            await asyncio.gather(*reports, return_exceptions=True)
         await self.pipes[label].send(data)
 
     async def say(self, text: str, pcm: bytes | None = None) -> Playback:
@@ -190,7 +196,9 @@ class AgentSession:
             raise ValueError(f"error kind {kind!r} is not one of {', '.join(AGENT_REPORTED_ERROR_KINDS)}")
         if self._closed or "control" not in self.pipes:
             raise ConnectionError("not connected to the meeting")
-        self._send_nowait("control", error_message(kind, message, traceback, fatal))
+        raw = error_message(kind, message, traceback, fatal)
+        self._reports = [t for t in self._reports if not t.done()]
+        self._reports.append(self.tasks.start(self.pipes["control"].send(raw), "send-error"))
 
     async def leave(self) -> None:
         """Say goodbye on control and stop."""
