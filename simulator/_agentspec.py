@@ -1,5 +1,6 @@
 """What ``--agent`` names, resolved: a built-in agent, a command run per meeting (``cmd:``) or a Python agent
-function run in-process (``py:``). Resolving reads names only; running them is ``_runner``'s and ``_external``'s."""
+function (``py:``: in a process of its own over WebRTC, in-process over inproc). Resolving reads names only;
+running them is ``_runner``'s, ``_external``'s and ``agent_runner``'s."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ PyAgent = Callable[[MeetingClient], Awaitable[None]]
 AGENT_FORMS = (
     "NAME (built-in: " + ", ".join(sorted(AGENTS)) + ", llm/MODEL[@BASE_URL], realtime/MODEL[@BASE_URL]); "
     "'cmd:COMMAND' (run through the shell for each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set; "
-    "webrtc only); 'py:MODULE:FUNCTION' (async def FUNCTION(client) on the SDK, run in-process)"
+    "webrtc only); 'py:MODULE:FUNCTION' (async def FUNCTION(client) on the SDK; over webrtc in a process of its "
+    "own, over inproc in-process)"
 )
 """The forms ``--agent`` accepts, for help texts and errors."""
 

@@ -53,8 +53,9 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
                    "the Realtime API); 'cmd:COMMAND': your program in any language, run through the shell for "
                    "each meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set (webrtc only; its "
                    "output goes to agent.stdout.log/agent.stderr.log in the session folder); "
-                   "'py:MODULE:FUNCTION': `async def FUNCTION(client)` on the Python SDK, run in-process once per "
-                   "meeting (both transports; the current folder is importable).")
+                   "'py:MODULE:FUNCTION': `async def FUNCTION(client)` on the Python SDK, run once per meeting "
+                   "(both transports; the current folder is importable): over webrtc in a child process of its "
+                   "own, like cmd:, over inproc in this process.")
 @click.option("--agent-name", "agent_names", multiple=True, metavar="NAME",
               help="The agent's name in folders and the scorecard (model_id): one per --agent, in order "
                    "(default: the built-in's name, or one made from the command or module).")

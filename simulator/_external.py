@@ -1,14 +1,19 @@
-"""``cmd:`` agents: a shell command started for each meeting with the meeting's URL and token in its
-environment, its output kept (bounded) in the session folder, and ended, whatever it does, once the meeting is."""
+"""``cmd:`` agents (and ``py:`` agents over WebRTC): a process started for each meeting with the meeting's URL and
+token in its environment, its output kept (bounded) in the session folder, and ended, whatever it does, once the
+meeting is."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
+import shlex
 import signal
+import sys
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +34,23 @@ TERM_GRACE = 2.0
 SETTLE = 2.0
 """Seconds the meeting waits, after the agent left, to learn whether its command failed (exit status)."""
 _READ = 1 << 20
+MAX_REPORTS = 1_000
+"""Failure reports read from a ``py:`` agent's process; the rest are read and dropped."""
 
 
 class AgentProcess:
     """One meeting's ``cmd:`` agent: the shell command in its own process group, its stdout and stderr copied
     to ``agent.stdout.log`` / ``agent.stderr.log`` (at most ``max_output`` bytes each, then a note)."""
 
-    def __init__(self, command: str, folder: Path, env: dict[str, str], max_output: int = MAX_OUTPUT) -> None:
-        self.command = command
+    def __init__(self, command: str, folder: Path, env: dict[str, str], max_output: int = MAX_OUTPUT,
+                 argv: list[str] | None = None,
+                 on_report: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.command = shlex.join(argv) if argv else command
+        self.argv = argv
+        """Run this program (no shell) instead of ``command`` through the shell."""
+        self.on_report = on_report
+        """Given: the process gets a pipe (fd in MODYLBENCH_REPORT_FD) to report its failures on, one JSON
+        object a line (``simulator.agent_runner`` writes them), each passed here."""
         self.folder = folder
         self.env = env
         self.max_output = max_output
@@ -47,17 +61,38 @@ class AgentProcess:
         """Per stream: bytes kept and bytes dropped."""
         self._stderr_tail: deque[bytes] = deque(maxlen=64)
         self._copiers: list[asyncio.Task[None]] = []
+        self.reports_read: asyncio.Task[None] | None = None
+        """Ends once the process closed its report pipe (it exited): every report it wrote was passed on."""
 
     async def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        # Its own session (process group): the shell and everything it starts end together.
-        self.proc = await asyncio.create_subprocess_shell(
-            self.command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=self.env, start_new_session=True, limit=_READ)
+        common: dict[str, Any] = {"stdin": asyncio.subprocess.DEVNULL, "stdout": asyncio.subprocess.PIPE,
+                                  "stderr": asyncio.subprocess.PIPE, "start_new_session": True, "limit": _READ}
+        read_fd = write_fd = -1
+        if self.on_report is not None:
+            from modylbench.simulator.agent_runner import REPORT_FD_VAR
+
+            read_fd, write_fd = os.pipe()
+            self.env = {**self.env, REPORT_FD_VAR: str(write_fd)}
+        try:
+            # Its own session (process group): the process and everything it starts end together.
+            if self.argv:
+                self.proc = await asyncio.create_subprocess_exec(
+                    *self.argv, env=self.env, pass_fds=(write_fd,) if write_fd >= 0 else (), **common)
+            else:
+                self.proc = await asyncio.create_subprocess_shell(self.command, env=self.env, **common)
+        except BaseException:
+            for fd in (read_fd, write_fd):
+                if fd >= 0:
+                    os.close(fd)
+            raise
         assert self.proc.stdout is not None and self.proc.stderr is not None
         files = SessionFolder(self.folder)
         self._copiers = [asyncio.ensure_future(self._copy(self.proc.stdout, files.agent_stdout)),
                          asyncio.ensure_future(self._copy(self.proc.stderr, files.agent_stderr, tail=True))]
+        if write_fd >= 0:
+            os.close(write_fd)  # the child's copy is the only writer: EOF once it exits
+            self.reports_read = asyncio.ensure_future(self._read_reports(read_fd))
         logger.info("started agent command (pid %d): %s", self.proc.pid, self.command)
 
     @property
@@ -91,6 +126,40 @@ class AgentProcess:
                           "were read and dropped]\n".encode())
         self.captured[path.name] = {"kept": kept, "dropped": dropped}
 
+    async def _read_reports(self, fd: int) -> None:
+        assert self.on_report is not None
+        from modylbench.simulator.agent_runner import MAX_REPORT
+
+        reader = asyncio.StreamReader(limit=2 * MAX_REPORT)
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                    os.fdopen(fd, "rb", buffering=0))
+        count = 0
+        try:
+            while True:
+                try:
+                    line = await reader.readline()
+                except ValueError:  # a line past the bound: skip to its end
+                    await reader.read(2 * MAX_REPORT)
+                    continue
+                if not line:
+                    return
+                count += 1
+                if count > MAX_REPORTS:
+                    continue
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    logger.warning("unreadable report from the agent's process: %r", line[:200])
+                    continue
+                if isinstance(entry, dict):
+                    self.on_report(entry)
+        finally:
+            transport.close()
+            if count > MAX_REPORTS:
+                logger.warning("the agent's process reported %d failures; the first %d were kept", count,
+                               MAX_REPORTS)
+
     def _signal_group(self, sig: int) -> None:
         assert self.proc is not None
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -114,10 +183,11 @@ class AgentProcess:
             self.ended_by = self.ended_by or "exited"
         # What the shell started and left behind (a background job) goes with it.
         self._signal_group(signal.SIGKILL)
-        if not await _within(clock, asyncio.gather(*self._copiers, return_exceptions=True), grace + term_grace):
-            for task in self._copiers:  # a stray holder of the pipes outlived SIGKILL (another session)
+        readers = [*self._copiers, *([self.reports_read] if self.reports_read else [])]
+        if not await _within(clock, asyncio.gather(*readers, return_exceptions=True), grace + term_grace):
+            for task in readers:  # a stray holder of the pipes outlived SIGKILL (another session)
                 task.cancel()
-            await asyncio.gather(*self._copiers, return_exceptions=True)
+            await asyncio.gather(*readers, return_exceptions=True)
         logger.info("agent command (pid %d) %s with code %s", self.proc.pid, self.ended_by, self.proc.returncode)
 
     def manifest_entry(self) -> dict[str, Any]:
@@ -149,6 +219,42 @@ def command_env(url: str, token: str) -> dict[str, str]:
     return env
 
 
+def py_agent_argv(target: str) -> list[str]:
+    """A ``py:`` agent's own process: this interpreter running ``simulator.agent_runner MODULE:FUNCTION``."""
+    return [sys.executable, "-m", "modylbench.simulator.agent_runner", target]
+
+
+def py_agent_env(url: str, token: str, target: str) -> dict[str, str]:
+    """``command_env`` plus this process's sys.path, so that the agent imports its module as the harness did
+    (the current folder included, as ``python -m`` and ``modylbench run`` make it importable)."""
+    from modylbench.simulator.agent_runner import SYS_PATH_VAR
+
+    env = command_env(url, token)
+    paths = [p or os.getcwd() for p in sys.path]
+    root = _import_root(target.partition(":")[0])
+    if root is not None and root not in paths:
+        paths.append(root)
+    env[SYS_PATH_VAR] = json.dumps(paths)
+    return env
+
+
+def _import_root(module_name: str) -> str | None:
+    """The folder from which ``module_name``, already imported here, imports by its name: for a module loaded
+    without a sys.path entry of its own (pytest's ``--import-mode=importlib`` names test modules so)."""
+    module = sys.modules.get(module_name)
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    path = Path(file).resolve()
+    parts = module_name.split(".")
+    here = path.parent if path.name == "__init__.py" else path.with_suffix("")
+    for part in reversed(parts):
+        if here.name != part:
+            return None
+        here = here.parent
+    return str(here)
+
+
 class CommandWatch:
     """Turns what the command does before and during the meeting into ``agent_error`` reports: it exits before
     joining, does not join within ``join_timeout``, or exits with an error while the meeting is on."""
@@ -164,7 +270,8 @@ class CommandWatch:
     def _why(self, rc: int, when: str) -> str:
         line = self.child.last_stderr_line()
         how = f"was killed by signal {-rc}" if rc < 0 else f"exited with code {rc}"
-        return (f"the agent's command {how} {when}; "
+        what = "process" if self.child.argv else "command"
+        return (f"the agent's {what} {how} {when}; "
                 + (f"its last stderr line: {line}" if line else "it wrote nothing on stderr"))
 
     async def run(self) -> None:
@@ -176,6 +283,7 @@ class CommandWatch:
             if not joined.done() or joined.exception() is not None:
                 if exited.done():
                     rc = exited.result()
+                    await self._reports_in()
                     self.faults.report("crash" if rc else "exited", self._why(rc, "before joining the meeting"),
                                        fatal=True)
                     self._seen_exit.set()
@@ -187,7 +295,9 @@ class CommandWatch:
                     await self.meeting.close("agent_error")
                     return
             rc = await exited
-            if not self.meeting_over and rc != 0:
+            await self._reports_in()
+            # A py: agent's process reported its crash itself (with the traceback): that is the one to keep.
+            if not self.meeting_over and rc != 0 and self.faults.fatal is None:
                 self.faults.report("crash", self._why(rc, "during the meeting"), fatal=True)
             self._seen_exit.set()
         finally:
@@ -196,6 +306,12 @@ class CommandWatch:
             await asyncio.gather(joined, timer, return_exceptions=True)
             exited.cancel()
             await asyncio.gather(exited, return_exceptions=True)
+
+    async def _reports_in(self) -> None:
+        """The process exited: let the reports it wrote reach the record first (bounded: a stray holder of the
+        pipe, a process it started, must not hold the meeting)."""
+        if self.child.reports_read is not None:
+            await _within(self.clock, asyncio.shield(self.child.reports_read), SETTLE)
 
     async def settle(self) -> None:
         """The agent left: give its process a moment to exit, so that a crash is charged as one."""

@@ -35,7 +35,13 @@ from modylbench.record import (
 from modylbench.scenarios import Scenario
 from modylbench.simulator._agentspec import AGENT_FORMS, AgentSpec, load_py_agent, resolve_agent
 from modylbench.simulator._errors import UserError
-from modylbench.simulator._external import AgentProcess, CommandWatch, command_env
+from modylbench.simulator._external import (
+    AgentProcess,
+    CommandWatch,
+    command_env,
+    py_agent_argv,
+    py_agent_env,
+)
 from modylbench.simulator._faults import AgentFaults
 from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
 
@@ -99,10 +105,15 @@ def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEn
     cache = default_cache_dir()
     try:
         persona = make_engine(speech, voice, wpm, cache_dir=cache)
-        agent = make_engine("espeak", AGENT_VOICE, 185, cache_dir=cache)
+        agent = agent_speech_engine()
     except SpeechError as exc:  # a bad --speech spec, or no engine installed: the user can fix either
         raise UserError(f"--speech: {exc}") from None
     return persona, agent
+
+
+def agent_speech_engine() -> SpeechEngine:
+    """The voice an in-process or ``py:`` agent speaks with (``client.say``), cached on disk."""
+    return make_engine("espeak", AGENT_VOICE, 185, cache_dir=default_cache_dir())
 
 
 def _agent(spec: RunSpec) -> BuiltinAgent:
@@ -163,7 +174,11 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
     mopts = replace(spec.meeting, on_event=on_event or spec.meeting.on_event, faults=faults,
                     extra_manifest={**spec.meeting.extra_manifest, "agent_kind": agent.kind, "agent_spec": agent.spec,
                                     "speed": spec.speed})
-    if agent.kind == "cmd":
+    if agent.kind == "cmd" or (agent.kind == "py" and spec.transport == "webrtc"):
+        # Over WebRTC a py: agent gets a process of its own, as a cmd: agent does: its CPU (a model, a
+        # pipeline) must not stall the persona's media on this loop (measured in one loop: 40 late frames).
+        if agent.kind == "py":
+            load_py_agent(agent.target)  # its mistakes are one line, here, before any meeting starts
         return await _run_command(spec, agent, mopts, persona_speech, on_link)
     body, listens = _in_process_agent(spec, agent)
     if spec.transport == "inproc":
@@ -195,9 +210,11 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
 
 async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, persona_speech: SpeechEngine,
                        on_link: Callable[[Any], None] | None) -> MeetingResult:
-    """A ``cmd:`` agent's meeting: start the command with the meeting's URL and token, watch it join (or not)
-    and fail (or not), end it after the meeting, and keep what it did in the manifest."""
+    """A ``cmd:`` agent's meeting (or a ``py:`` agent's over WebRTC, in ``simulator.agent_runner``): start the
+    process with the meeting's URL and token, watch it join (or not) and fail (or not), end it after the meeting,
+    and keep what it did in the manifest."""
     assert mopts.faults is not None
+    faults = mopts.faults
     wall = WallClock()
     # The harness's own join timeout is a backstop: the watch ends a meeting whose command did not join.
     options = replace(spec.link, connect_timeout=spec.join_timeout + 30.0)
@@ -205,7 +222,17 @@ async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, p
         meeting = server.create_meeting(wall, options)
         if on_link:
             on_link(meeting)
-        child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token))
+        if agent.kind == "py":
+            def on_report(entry: dict[str, Any]) -> None:  # what the agent's process reported (report_error, crash)
+                kind = entry.get("kind")
+                faults.report(kind if kind in AGENT_ERROR_KINDS else "crash", str(entry.get("message", "")),
+                              entry.get("traceback") if isinstance(entry.get("traceback"), str) else None,
+                              fatal=bool(entry.get("fatal")))
+
+            child = AgentProcess(agent.spec, spec.folder, py_agent_env(meeting.url, meeting.token, agent.target),
+                                 argv=py_agent_argv(agent.target), on_report=on_report)
+        else:
+            child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token))
         try:
             await child.start()
         except OSError as exc:

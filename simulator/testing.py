@@ -536,8 +536,9 @@ def run_meeting(scenario: str | Scenario, agent: str | Callable[..., Any], **opt
 
     ``scenario``: a built-in id (instance ``seed``), an id from ``scenario_files`` (JSONL), or a Scenario.
     ``agent``: a built-in name (``oracle``, ``null``, …), ``'py:MODULE:FUNCTION'`` (``async def FUNCTION(client)``
-    on the SDK, run in-process), ``'cmd:COMMAND'`` (run per meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set;
-    webrtc), or the async function itself. ``turns``: play only the first N turns. ``transport``: ``inproc``
+    on the SDK; in a process of its own over webrtc, in-process over inproc), ``'cmd:COMMAND'`` (run per
+    meeting with MODYLBENCH_URL and MODYLBENCH_TOKEN set; webrtc), or the async function itself. ``turns``:
+    play only the first N turns. ``transport``: ``inproc``
     (time-compressed) or ``webrtc`` (real peers in real time). ``out``: where the session folder goes (a new
     temporary folder by default). ``judges``: the panel (offline by default). Options are those of
     ``run_meeting_async``. Mistakes (an unknown scenario or agent) raise ``UserError`` with one clear line.

@@ -166,6 +166,52 @@ def test_py_agent_over_webrtc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert sum(e.event == "agent_done" for e in _events(out / "mini_fixture__echo")) == 1
 
 
+def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over WebRTC a py: agent runs in a child process (its CPU cannot stall the persona's media): it chats its
+    pid, which is not the harness's; the module is found from the current folder as in-process; what it
+    reports (report_error) and its crash (with the traceback) are recorded as agent_error as before."""
+    _write_module(tmp_path, "byo_agents_pid", """
+        import os
+        from modylbench.agents import MeetingEnded, TurnEnded
+
+        async def pid(client):
+            async for ev in client.events():
+                if isinstance(ev, TurnEnded):
+                    await client.chat(f"pid={os.getpid()}")
+                    client.report_error("model_error", f"turn {ev.turn_index}: 503 from my model")
+                    await client.done(ev.turn_index)
+                elif isinstance(ev, MeetingEnded):
+                    return
+
+        async def crashes(client):
+            async for ev in client.events():
+                if isinstance(ev, TurnEnded):
+                    raise RuntimeError("my pipeline blew up")
+        """)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "runs"
+    code = _run(out, "--agent", "py:byo_agents_pid:pid", "--agent", "py:byo_agents_pid:crashes",
+                "--agent-name", "pid", "--agent-name", "crashy", "--turns", "1")
+    assert code == 4  # every session of each agent recorded an agent failure
+    events = _events(out / "mini_fixture__pid")
+    chats = [e.text for e in events if e.event == "chat_message" and e.sender == "agent"]
+    assert len(chats) == 1 and chats[0].startswith("pid=")
+    assert int(chats[0][4:]) not in (os.getpid(), 0)
+    manifest = _manifest(out / "mini_fixture__pid")
+    assert manifest["agent_kind"] == "py" and manifest["transport"] == "webrtc"
+    assert manifest["agent_process"]["pid"] == int(chats[0][4:])
+    assert manifest["termination_reason"] == "max_turns"
+    errors = [e for e in events if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal, e.message) for e in errors] == [("model_error", False, "turn 0: 503 from my model")]
+
+    crashed = [e for e in _events(out / "mini_fixture__crashy") if isinstance(e, AgentError)]
+    assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
+    assert "the agent raised RuntimeError: my pipeline blew up" in crashed[0].message
+    assert "Traceback" in (crashed[0].traceback or "") and "byo_agents_pid.py" in (crashed[0].traceback or "")
+    assert _manifest(out / "mini_fixture__crashy")["termination_reason"] == "agent_error"
+    assert "my pipeline blew up" in (out / "mini_fixture__crashy" / "agent.stderr.log").read_text()
+
+
 # ------------------------------------------------------------------ cmd: agents
 
 
