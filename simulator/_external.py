@@ -290,7 +290,8 @@ class CommandWatch:
                     await self.meeting.close("agent_error")
                     return
                 if not joined.done():
-                    self.faults.report("no_join", f"the agent's command did not join the meeting within "
+                    what = "process" if self.child.argv else "command"
+                    self.faults.report("no_join", f"the agent's {what} did not join the meeting within "
                                                   f"{self.join_timeout:g} s (it is still running)", fatal=True)
                     await self.meeting.close("agent_error")
                     return

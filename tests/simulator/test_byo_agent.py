@@ -166,7 +166,8 @@ def test_py_agent_over_webrtc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert sum(e.event == "agent_done" for e in _events(out / "mini_fixture__echo")) == 1
 
 
-def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """Over WebRTC a py: agent runs in a child process (its CPU cannot stall the persona's media): it chats its
     pid, which is not the harness's; the module is found from the current folder as in-process; what it
     reports (report_error) and its crash (with the traceback) are recorded as agent_error as before."""
@@ -190,6 +191,11 @@ def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatc
         """)
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "runs"
+    # A mistake is still one line, found here before any meeting (or process) starts.
+    assert _run(out, "--agent", "py:byo_agents_pid:nope") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --agent 'py:byo_agents_pid:nope': module byo_agents_pid has no attribute")
+    assert err.count("\n") == 1 and not out.exists()
     code = _run(out, "--agent", "py:byo_agents_pid:pid", "--agent", "py:byo_agents_pid:crashes",
                 "--agent-name", "pid", "--agent-name", "crashy", "--turns", "1")
     assert code == 4  # every session of each agent recorded an agent failure
