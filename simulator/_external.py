@@ -139,26 +139,28 @@ class AgentProcess:
             while True:
                 try:
                     line = await reader.readline()
-                except ValueError:  # a line past the bound: skip to its end
-                    await reader.read(2 * MAX_REPORT)
+                except ValueError:  # a line past the bound: dropped (its tail reads as an unreadable line)
+                    logger.warning("a report from the agent's process was over %d bytes: dropped", 2 * MAX_REPORT)
                     continue
                 if not line:
                     return
-                count += 1
-                if count > MAX_REPORTS:
+                if count >= MAX_REPORTS:  # read on (the process must not block on a full pipe), keep none
+                    count += 1
                     continue
                 try:
                     entry = json.loads(line)
                 except ValueError:
+                    entry = None
+                if not isinstance(entry, dict):
                     logger.warning("unreadable report from the agent's process: %r", line[:200])
                     continue
-                if isinstance(entry, dict):
-                    self.on_report(entry)
+                count += 1
+                self.on_report(entry)
         finally:
             transport.close()
             if count > MAX_REPORTS:
-                logger.warning("the agent's process reported %d failures; the first %d were kept", count,
-                               MAX_REPORTS)
+                logger.warning("the agent's process reported %d or more failures; the first %d were kept",
+                               count, MAX_REPORTS)
 
     def _signal_group(self, sig: int) -> None:
         assert self.proc is not None

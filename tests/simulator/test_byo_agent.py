@@ -218,6 +218,29 @@ def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatc
     assert "my pipeline blew up" in (out / "mini_fixture__crashy" / "agent.stderr.log").read_text()
 
 
+async def test_agent_process_reports_are_bounded(tmp_path: Path) -> None:
+    """A py: agent's process reports failures on a pipe of its own: each one reaches the harness, in order;
+    an oversized or unreadable line is dropped, and past MAX_REPORTS the rest are read and dropped."""
+    from modylbench.simulator._external import MAX_REPORTS
+
+    script = textwrap.dedent("""
+        import json, os, sys
+        out = os.fdopen(int(os.environ["MODYLBENCH_REPORT_FD"]), "w")
+        out.write("x" * 300_000 + "\\n")
+        out.write("not json\\n")
+        for i in range(int(sys.argv[1])):
+            out.write(json.dumps({"kind": "model_error", "message": f"m{i}", "fatal": False}) + "\\n")
+        """)
+    got: list[dict[str, Any]] = []
+    child = AgentProcess("", tmp_path, dict(os.environ), argv=[sys.executable, "-c", script, str(MAX_REPORTS + 5)],
+                         on_report=got.append)
+    await child.start()
+    assert await child.wait() == 0
+    await child.stop(WallClock())
+    assert child.reports_read is not None and child.reports_read.done()
+    assert [g["message"] for g in got] == [f"m{i}" for i in range(MAX_REPORTS)]
+
+
 # ------------------------------------------------------------------ cmd: agents
 
 
