@@ -27,7 +27,7 @@ def register(name: str, target: str, help_text: str) -> None:
 
 _OPTIONAL = {
     "evaluate": ("modylbench.scoring.cli:evaluate", "Score pre-recorded responses (responses.jsonl)."),
-    "run": ("modylbench.simulator._cmd_run:run", "Run live meetings with built-in agents, record and score them."),
+    "run": ("modylbench.simulator._cmd_run:run", "Run live meetings with an agent (built-in, cmd:, py:), record and score them."),
     "sweep": ("modylbench.simulator._sweep:sweep", "Run a sweep file's cells (here or on Ray), resumable, with a leaderboard."),
     "serve": ("modylbench.simulator._cmd_serve:serve", "Start a meeting and wait for an outside agent to join."),
     "replay": ("modylbench.simulator._cmd_run:replay", "Verify a recorded session, re-derive its responses and re-score it."),
