@@ -91,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m modylbench.simulator.agent_runner MODULE:FUNCTION", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if os.environ.get(REPORT_FD_VAR):  # started by the harness: end with it, even if it is killed (-9)
+        from modylbench.simulator._runner import die_with_parent
+
+        die_with_parent(os.getppid())
     _restore_sys_path()
     fd = os.environ.get(REPORT_FD_VAR)
     stream = os.fdopen(int(fd), "w", encoding="utf-8") if fd and fd.isdigit() else None

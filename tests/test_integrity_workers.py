@@ -151,3 +151,38 @@ def test_serve_refuses_a_folder_another_process_writes(tmp_path: Path, capsys: p
         assert not (folder / "record.jsonl").exists()
     finally:
         holder.communicate("")
+
+
+AGENT = '''
+import asyncio, os, pathlib
+
+async def agent(client):
+    pathlib.Path("agent.pid").write_text(str(os.getpid()))
+    async for _ in client.events():
+        pass
+    await asyncio.sleep(3600)  # a badly behaved agent: it does not stop when the meeting is gone
+'''
+
+
+def test_a_py_agents_process_dies_with_a_killed_run(tmp_path: Path) -> None:
+    """Over WebRTC a py: agent has a process of its own; a run killed with -9 must not leave it behind."""
+    (tmp_path / "pid_agent.py").write_text(AGENT)
+    args = ["run", "mini_fixture", "--scenarios", str(MINI), "--agent", "py:pid_agent:agent", "--transport", "webrtc",
+            "--out", str(tmp_path / "runs")]  # fmt: skip
+    parent = subprocess.Popen([*CLI, *args], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)  # fmt: skip
+    pid_file = tmp_path / "agent.pid"
+    agent = 0
+    try:
+        _until(lambda: pid_file.exists() and pid_file.read_text().strip().isdigit(), 120, "the agent to join")
+        agent = int(pid_file.read_text())
+        assert agent != parent.pid and _alive(agent)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        _until(lambda: not _alive(agent), 15, "the agent's process to die with the run")
+    finally:
+        if parent.poll() is None:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait()
+        if agent and _alive(agent):  # the failure being reported: leave no process behind
+            os.kill(agent, signal.SIGKILL)
