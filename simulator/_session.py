@@ -296,6 +296,8 @@ class AgentEventRecorder:
         """Where the agent's own reports of failure (control ``error``) go; the meeting binds it to the record."""
         self.pending_transcripts: list[tuple[float, str]] = []
         self.disconnect_reason: str | None = None
+        self.cut_at: float | None = None
+        """Where ``end_turn`` cut the agent's open speech segment: the rest of it starts there."""
 
     async def run(self) -> None:
         async for ev in self.link.events():
@@ -318,6 +320,25 @@ class AgentEventRecorder:
         with hold() if hold is not None else contextlib.nullcontext():
             return await asyncio.to_thread(self.rec.attach, data, media_type)
 
+    async def end_turn(self) -> None:
+        """At a turn's end, the agent's declared words go with this turn's voice. A segment still open (the agent
+        talking when its window closed) is cut here: its part so far is recorded with the words and its audio,
+        the rest (recorded when its offset comes) is the next turn's; before, the words were recorded with no
+        voice at all and the voice in the next turn, so the transcript cap credited a long answer nothing."""
+        act = self.act
+        if act.speaking_since is None:
+            self.flush_transcripts()
+            return
+        onset = act.speaking_since if self.cut_at is None else max(act.speaking_since, self.cut_at)
+        common = self.rec.common()
+        now = common["meeting_time"]
+        text = " ".join(x for _, x in self.pending_transcripts) or None
+        self.pending_transcripts = []
+        wav = self.rec.agent_segment(onset, now)
+        audio = await self.store(wav, "audio/wav") if wav is not None else None
+        self.rec.emit(AgentSpeech(**common, onset=onset, offset=now, transcript=text, audio=audio))
+        self.cut_at = now
+
     def flush_transcripts(self) -> None:
         """Text the agent said it spoke but no voice was detected for (text-only agents)."""
         if self.pending_transcripts:
@@ -334,6 +355,7 @@ class AgentEventRecorder:
             return
         if isinstance(ev, AgentSpeechOnset):
             act.speaking_since = ev.time
+            self.cut_at = None
             act.spoke_this_turn = True
             act.onsets.append(ev.time)
         elif isinstance(ev, AgentSpeechOffset):
@@ -341,10 +363,12 @@ class AgentEventRecorder:
             act.last_voice_end = ev.time
             text = " ".join(x for _, x in self.pending_transcripts) or None
             self.pending_transcripts = []
+            onset = ev.onset if self.cut_at is None else max(ev.onset, self.cut_at)
+            self.cut_at = None
             common = rec.common()
-            wav = rec.agent_segment(ev.onset, ev.time)
+            wav = rec.agent_segment(onset, ev.time)
             audio = await self.store(wav, "audio/wav") if wav is not None else None
-            rec.emit(AgentSpeech(**common, onset=ev.onset, offset=ev.time, transcript=text, audio=audio))
+            rec.emit(AgentSpeech(**common, onset=onset, offset=ev.time, transcript=text, audio=audio))
         elif isinstance(ev, AgentTranscript):
             self.pending_transcripts.append((ev.time, ev.text))
             act.acted_this_turn = True
@@ -495,7 +519,7 @@ async def run_meeting(
                 reason, detail = "persona_error", str(exc)
                 break
             played += 1
-            pump.flush_transcripts()
+            await pump.end_turn()
         else:
             if opts.turns and opts.turns < len(scenario.turns):
                 reason, detail = "max_turns", f"played the first {len(turns)} of {len(scenario.turns)} turns"
