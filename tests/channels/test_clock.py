@@ -18,6 +18,7 @@ NOTICE = 0.02
 """Seconds of wall-clock work that may pass before the clock notices it and starts flowing (CI saw 0.2 and 1.9 ms
 on a busy machine); the flow then ends within POLL_WHILE_FLOWING of the work."""
 
+
 async def test_virtual_clock_orders_sleepers_and_jumps() -> None:
     clock = VirtualClock()
     order: list[tuple[str, float]] = []
