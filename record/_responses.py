@@ -59,6 +59,11 @@ class ScenarioResponses(_Model):
         default=None, ge=0,
         description="The number of scenario turns the session played, from turn 0; null when unknown.",
     )
+    turns_scheduled: int | None = Field(
+        default=None, ge=0,
+        description="The number of scenario turns the harness scheduled (the whole meeting, or the --turns "
+        "slice), from turn 0; what the line is scored against. Null: the whole scenario.",
+    )
     scenario_seed: int | None = Field(
         default=None, ge=0,
         description="Instance of the built-in scenario answered (--seed; 0 the published data); null when unknown.",

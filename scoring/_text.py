@@ -7,6 +7,7 @@ import re
 
 from modylbench.scenarios import (
     ExpectedFact,
+    close,
     Quantity,
     has_term,
     normal_text,
@@ -172,6 +173,13 @@ def signal_present(
     s = signal.strip()
     sq = parse_signal_number(s)
     if sq is not None:
+        if sq.scaled is not None:
+            # A signal with a scale word ('$180.0M') is that amount in any notation ('$180,000,000').
+            return any(
+                q.family in ("plain", "money") and close(abs(q.scaled if q.scaled is not None else q.value),
+                                                         abs(sq.scaled), 0.5)
+                for q in qs
+            )
         unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(sq.family, "")
         # A signal that says its unit ('US$10,788', '25%') needs the figure said in that unit.
         return any(
