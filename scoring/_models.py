@@ -115,8 +115,8 @@ class ScenarioScore(_Model):
     scenario_id: IdStr = Field(description="Scenario scored.")
     model_id: IdStr = Field(description="Agent or model scored.")
     trial: int = Field(description="Trial number of this (scenario, model) pair.")
-    scenario_seed: int = Field(default=0, description="Instance of the scenario the line was scored against "
-                               "(0: the published data).")
+    scenario_seed: int | None = Field(default=None, description="Instance of the built-in scenario the line "
+                                      "was scored against (0: the published data); null for a scenario file.")
     turns_scheduled: int | None = Field(default=None, description="Turns the line was scored against (the "
                                         "scheduled slice); null: the whole scenario.")
     journey: float | None = Field(description="Mean turn score over scored turns.")

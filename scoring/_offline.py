@@ -324,10 +324,10 @@ class _Claims:
             if _RETRACT.search(clause) is not None:
                 if not self.clauses:
                     self.retracts_previous = True  # "disregard what I said" opening a turn
-                elif live:
-                    live[-1] = [False] * len(live[-1])  # the sentence before is withdrawn
-                    if firm and firm[-1] == self.clauses[-1][0]:
-                        firm.pop()
+                else:
+                    # Everything said before it in the turn is withdrawn; what comes after stands.
+                    live = [[False] * len(flags) for flags in live]
+                    firm = []
                 # What the retracting sentence says itself stands.
             mine = [True] * len(spans)
             if _CORRECT.search(clause) is not None and spans:
@@ -678,7 +678,9 @@ class OfflineJudge(Judge):
         edge = item.scenario.edge_case(turn.edge_case) if turn.edge_case else None
         if edge is not None:
             good = [s for s in edge.good_signals if signal_present(s, norm, qs, open_end=True)]
-            if late is not None and len(good) < min(2, len(edge.good_signals)):
+            # A curveball is handled when it is raised; after a clarifying question, in the next turn.
+            asked = "?" in said
+            if late is not None and asked and len(good) < min(2, len(edge.good_signals)):
                 late_norm = normalise(late.kept)
                 late_good = [s for s in edge.good_signals
                              if s not in good and signal_present(s, late_norm, late.claims.quantities, open_end=True)]
@@ -692,7 +694,8 @@ class OfflineJudge(Judge):
             bad = [s for s in edge.bad_signals if signal_present(s, raw_norm, raw_qs, skip_negated=True)]
             if edge.good_signals:
                 need = min(2, len(edge.good_signals))
-                edge_frac = min(1.0, (len(good) + LATE_TALK_CREDIT * len(late_good)) / need)
+                edge_frac = max(min(1.0, len(good) / need),
+                                LATE_TALK_CREDIT * min(1.0, (len(good) + len(late_good)) / need) if late_good else 0.0)
             else:
                 edge_frac = fact_frac if fact_frac is not None else 0.0
             edge_frac *= precision

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -63,14 +64,36 @@ class _Run:
     replay_errors: int  # the agent's edits that could not be replayed onto its products
 
 
+@functools.lru_cache(maxsize=32)
+def _published_seed(scenario_id: str) -> int | None:
+    from modylbench.scenarios import builtin, builtin_ids
+
+    if scenario_id not in builtin_ids():
+        return None
+    return builtin.build(scenario_id, 0).seed
+
+
+def instance_of(scenario: Scenario) -> int | None:
+    """Which instance of a built-in scenario this is: the ``--seed`` it was built with (0: the published
+    data); None for a scenario from a file (data, the same whatever the seed)."""
+    seed = scenario.metadata.get("instance_seed")
+    if isinstance(seed, int):
+        return seed
+    published = _published_seed(scenario.scenario_id)
+    if published is None:
+        return None
+    return 0 if scenario.seed == published else scenario.seed
+
+
 def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:
     """Why a parsed responses line cannot be scored against the scenarios, or None."""
     sc = scenarios.get(resp.scenario_id)
     if sc is None:
         known = ", ".join(sorted(scenarios)) or "none"
         return f"unknown scenario {resp.scenario_id!r} (known: {known})"
-    if resp.scenario_seed is not None and resp.scenario_seed != sc.seed:
-        return f"the line answers instance {resp.scenario_seed} (scenario_seed), not instance {sc.seed} it would be scored against"
+    if resp.scenario_seed is not None and instance_of(sc) not in (None, resp.scenario_seed):
+        return (f"the line answers instance {resp.scenario_seed} (scenario_seed), not instance {instance_of(sc)} "
+                "it would be scored against")
     seen: set[int] = set()
     for t in resp.turns:
         if t.turn_index in seen:
@@ -446,7 +469,7 @@ def _finish(
         scenario_id=sc.scenario_id,
         model_id=run.responses.model_id,
         trial=run.trial,
-        scenario_seed=sc.seed,
+        scenario_seed=instance_of(sc),
         turns_scheduled=len(sc.turns) if len(sc.turns) < run.full_turns else None,
         journey=journey,
         destination=destination,

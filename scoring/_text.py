@@ -183,7 +183,11 @@ def signal_present(
         unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(sq.family, "")
         # A signal that says its unit ('US$10,788', '25%') needs the figure said in that unit.
         return any(
-            number_matches(q, sq.value, unit, 0.5) and (sq.family == "plain" or q.family == sq.family) for q in qs
+            number_matches(q, sq.value, unit, 0.5)
+            and (sq.family == "plain" or q.family == sq.family
+                 # a percent said as a fraction (0.997 for 99.7 %) is the same figure
+                 or (sq.family == "pct" and q.family == "plain" and abs(q.value) <= 1.5 < abs(sq.value)))
+            for q in qs
         )
     o = normalise(s)
     if not o:
