@@ -29,6 +29,7 @@ from modylbench.scenarios import (
     leaves,
     make_pointer,
     parse_pointer,
+    resolve,
     set_at,
     value_credit,
 )
@@ -94,8 +95,25 @@ class _Check:
 
     def __init__(self, scenario: Scenario):
         self.refs = references(scenario)
+        # The truth at the end of each turn: what the meeting's expected edits make of every part by
+        # then. An expected edit superseded within its own turn (a row added, then one of its cells
+        # changed) is judged by what the part must hold at the turn's end.
+        self._truth: dict[int, dict[str, Any]] = {}
+        self._expected = scenario.expected_mutations
         self.templates = {p.product_id: p.template for p in scenario.products}
         self._aligners: dict[str, Aligner] = {}
+
+    def truth_of(self, e: ExpectedMutation) -> Any:
+        """The value the part of ``e`` must hold at the end of ``e``'s turn."""
+        state = self._truth.get(e.turn_index)
+        if state is None:
+            try:
+                state = apply_mutations([m for m in self._expected if m.turn_index <= e.turn_index])
+            except (PointerError, IndexError, ValueError, TypeError, KeyError):
+                state = {}
+            self._truth[e.turn_index] = state
+        got = resolve(state.get(e.product_id), e.path, MISSING) if e.product_id in state else MISSING
+        return expected_value(e) if got is MISSING or got is None else got
 
     def changed(self) -> None:
         """The products changed: label pairings must be worked out afresh."""
@@ -114,7 +132,7 @@ class _Check:
         if e.mutation_type in _REMOVALS:
             got, path = aligner.locate(tokens)
             return got is MISSING, [tokens]
-        want = expected_value(e)
+        want = self.truth_of(e)
         ls = leaves(want, tokens)
         if not ls:
             got, path = aligner.locate(tokens)

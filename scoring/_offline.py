@@ -94,6 +94,12 @@ _CORRECT = re.compile(
     r"my mistake|my error|corrected|typo)\b",
     re.I,
 )
+# Asking or deferring in the turn the curveball came ("let me check that and come back to you").
+_DEFERRAL = re.compile(
+    r"\b(let me (check|confirm|look|verify|find out)|come back (to you |on (that|this|it) )?|get back to you|"
+    r"follow up|circle back|before i (answer|change|commit))",
+    re.I,
+)
 _NOT_BEFORE = re.compile(r"\b(not|rather than|instead of|as opposed to)\s*$", re.I)
 
 
@@ -679,7 +685,7 @@ class OfflineJudge(Judge):
         if edge is not None:
             good = [s for s in edge.good_signals if signal_present(s, norm, qs, open_end=True)]
             # A curveball is handled when it is raised; after a clarifying question, in the next turn.
-            asked = "?" in said
+            asked = "?" in said or _DEFERRAL.search(said) is not None
             if late is not None and asked and len(good) < min(2, len(edge.good_signals)):
                 late_norm = normalise(late.kept)
                 late_good = [s for s in edge.good_signals

@@ -370,11 +370,15 @@ def _scenario_floors(
     is at most the weaker half plus BALANCE_MARGIN), and every curveball must be handled (each edge case's
     handling, none when conceded, takes its share of the way from 10 down to the floor)."""
     flags: list[str] = []
-    if journey is not None and destination is not None:
-        cap = min(journey, destination) + F.BALANCE_MARGIN
+    # The journey's substance: turns with something to be right about (facts, expected edits, a curveball).
+    truth = [t.score for t, it in zip(turns, run.turn_items, strict=True)
+             if t.score is not None and (it.turn.expected_facts or it.expected_edits or it.turn.edge_case)]
+    substance = sum(truth) / len(truth) if truth else journey
+    if substance is not None and destination is not None:
+        cap = min(substance, destination) + F.BALANCE_MARGIN
         if total > cap:
             total = cap
-            flags.append("silent_journey" if journey <= destination else "no_deliverables")
+            flags.append("silent_journey" if substance <= destination else "no_deliverables")
     elif journey is not None and journey < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
         total = F.SCENARIO_FLOOR
         flags.append("silent_journey")
