@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import shutil
 import sys
 import time
@@ -30,19 +29,12 @@ from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._results import LEADERBOARD_MD
+from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
 AGENT_ERROR_EXIT = 4
 """``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
-
-
-def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
-    # The agent's name (built-in spec, --agent-name or a derived one) made safe as one path component.
-    safe_agent = re.sub(r"[^A-Za-z0-9._-]", "_", agent)
-    name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
-            + (f"__t{trial}" if trial is not None else ""))
-    return out / name
 
 
 @click.command("run")
@@ -90,10 +82,11 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
-    Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
-    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json,
-    OUT/leaderboard.md and OUT/report.html cover every complete session in OUT, earlier runs' included (a
-    second run adds to them, it never drops the first's). Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
+    Each session is written to OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/ (record.jsonl,
+    attachments/, recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html), the name sweep
+    gives it too; OUT/scorecard.json, OUT/leaderboard.md and OUT/report.html cover every complete session in OUT,
+    earlier runs' included (a second run adds to them, it never drops the first's). A complete session of the
+    same configuration is reused (resume; the summary lists it) unless --force; an incomplete one (a crash)
     is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
@@ -103,7 +96,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     of an agent failed (flag agent_error).
     """
     from modylbench.channels import LinkOptions
-    from modylbench.simulator._runner import RunSpec, session_complete
+    from modylbench.simulator._runner import RunSpec, session_complete, session_difference
     from modylbench.simulator._session import MeetingOptions
 
     scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
@@ -119,20 +112,27 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     for sc in chosen:
         for agent in resolved:
             for trial in range(trials):
-                folder = _folder_for(out, sc.scenario_id, agent.name, trial if trials > 1 else None, seed)
+                key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial)
+                folder = key.folder(out)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
-                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
+                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
+                                                            extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
                                      link=LinkOptions(captions=not no_captions), agent_name=agent.name,
                                      join_timeout=join_timeout))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
-    todo = []
+    todo, reused = [], []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
-            click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
+            diff = session_difference(spec)
+            if diff is not None:
+                raise UserError(f"{spec.folder} holds a complete session of another configuration ({diff}); "
+                                "--force replaces it, or give another --out")
+            click.echo(f"skip {spec.folder} (already complete, same configuration; --force to run again)", err=True)
             reporter.emit("session_skipped", session_task(spec)[0], reason="already complete")
+            reused.append(spec.folder)
             continue
         if spec.folder.exists():
             _clear_for_rerun(spec.folder)
@@ -141,7 +141,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         asyncio.run(_run_all(todo, concurrency, reporter))
     reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
                   total=reporter.total)
-    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json")
+    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
 
 
 def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: str) -> list[Any]:
@@ -246,7 +246,7 @@ def _accumulate(out: Path) -> Any:
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
-               to_stderr: bool = False) -> None:
+               to_stderr: bool = False, reused: list[Path] | None = None) -> None:
     from rich.console import Console
 
     from modylbench.scoring import print_summary, score
@@ -262,7 +262,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
             write_report(card, spec.folder, scenarios)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
-            resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
+            resp.trial = spec.meeting.extra_manifest[MANIFEST_KEY]["trial"]
         all_responses.append(resp)
         sliced[sc.scenario_id] = sc
     if not all_responses:
@@ -283,6 +283,9 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
         click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
                    f"sessions in {out}, earlier runs' included", err=to_stderr)
+    if reused:
+        click.echo(f"reused {len(reused)} complete session{'s' if len(reused) > 1 else ''} of the same configuration "
+                   f"(not run again; --force runs them again): {', '.join(f.name for f in reused)}", err=to_stderr)
     click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
         click.echo(f"report:    {files.report}", err=to_stderr)

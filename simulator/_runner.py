@@ -43,7 +43,8 @@ from modylbench.simulator._external import (
     py_agent_env,
 )
 from modylbench.simulator._faults import AgentFaults
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting, scenario_hash
+from modylbench.simulator._sessionkey import MANIFEST_KEY, recorded_difference
 
 logger = logging.getLogger(__name__)
 
@@ -414,6 +415,16 @@ def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
         raise UserError(f"record refused: {files.RECORD_FILE} ends at the hash {files.MANIFEST_FILE} sealed, followed by a partial "
                         "line written after the seal")
     return True, f"record verified: {n} events, hash chain intact and sealed ({files.MANIFEST_FILE} record_last_hash matches)"
+
+
+def session_difference(spec: RunSpec) -> str | None:
+    """How the session recorded in ``spec.folder`` differs from the one ``spec`` would play (its key, the scenario
+    version); None when they are the same. A spec that carries no key (built in code) is never compared."""
+    wanted = spec.meeting.extra_manifest.get(MANIFEST_KEY)
+    if not isinstance(wanted, dict):
+        return None
+    manifest = SessionFolder(spec.folder).read_manifest() or {}
+    return recorded_difference(manifest, wanted, scenario_hash(spec.scenario))
 
 
 def session_complete(folder: Path) -> bool:

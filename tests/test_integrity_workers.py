@@ -73,7 +73,7 @@ sys.stdin.read()
 
 
 def test_a_session_folder_has_one_writer_at_a_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = tmp_path / "runs" / "mini_fixture__oracle"
+    folder = tmp_path / "runs" / "mini_fixture__oracle__inproc__all__seed0__t0"
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -109,7 +109,7 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
             "--out", str(out)]
     parent = subprocess.Popen([*CLI, *args, "--transport", "webrtc", "--concurrency", "2"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    folders = [out / "mini_fixture__oracle", out / "mini_fixture__polite"]
+    folders = [out / f"mini_fixture__{a}__webrtc__all__seed0__t0" for a in ("oracle", "polite")]
     try:
         _until(lambda: all((f / "record.jsonl").exists() and (f / "record.jsonl").stat().st_size > 0 for f in folders),
                240, "both meetings to start")
@@ -127,7 +127,8 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
     assert all(not json.loads((f / "manifest.json").read_text())["complete"] for f in folders)
 
     capsys.readouterr()
-    assert exit_code([*args, "--transport", "inproc"]) == 0
+    # The same configuration again (the folder's name holds the transport): the crashed folders are moved aside.
+    assert exit_code([*args, "--transport", "webrtc", "--concurrency", "2"]) == 0
     err = capsys.readouterr().err
     for folder in folders:
         assert f"{folder} held an incomplete session" in err
@@ -135,7 +136,7 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
         assert len(aside) == 1, aside
         assert (aside[0] / "record.jsonl").read_bytes() == crashed[folder]  # kept, untouched
         manifest = json.loads((folder / "manifest.json").read_text())
-        assert manifest["complete"] and manifest["transport"] == "inproc"
+        assert manifest["complete"] and manifest["transport"] == "webrtc"  # run again, to the end
 
 
 def test_serve_refuses_a_folder_another_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -240,7 +240,7 @@ def test_run_json_stream_follows_a_real_meeting(tmp_path: Path, capsys: pytest.C
     assert exit_code(args) == 0
     out = capsys.readouterr().out
     events = [json.loads(line) for line in out.splitlines()]  # stdout holds only the stream
-    task = "financial_analyst_lbo_model__oracle"
+    task = "financial_analyst_lbo_model__oracle__inproc__turns2__seed0__t0"
     assert [(e["event"], e.get("turn")) for e in events] == [
         ("run_started", None),
         ("session_started", None),
