@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +61,11 @@ def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = Non
 
 def score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], output: Path | None = None) -> Any:
     """Score a session folder's record, print the summary and say where the scorecard went."""
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary
+    from modylbench.scoring import print_summary, summary_console
     from modylbench.simulator._runner import score_session
 
     card = score_session(folder, scenarios, panel, output=output)
-    print_summary(card, Console(width=None if sys.stdout.isatty() else 160))
+    print_summary(card, summary_console())
     click.echo(f"scorecard: {output or SessionFolder(folder).scorecard}")
     return card
 

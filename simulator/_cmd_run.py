@@ -92,8 +92,10 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
     recorded as agent_error events and flagged in the scorecard.
-    Exit codes: 0 done; 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session
-    of an agent failed (flag agent_error).
+    Exit codes: 0 done; 1 a session could not be run (an infrastructure failure: the error is printed, the
+    folder kept); 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session of an
+    agent failed (flag agent_error); 130 interrupted (Ctrl-C: sessions still running end incomplete and are
+    moved aside by the next run).
     """
     from modylbench.channels import LinkOptions
     from modylbench.simulator._runner import RunSpec, session_complete, session_difference
@@ -229,10 +231,6 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
             pool.close()
 
 
-def console_tty(stderr: bool) -> bool:
-    return (sys.stderr if stderr else sys.stdout).isatty()
-
-
 def _accumulate(out: Path) -> Any:
     """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard."""
     from modylbench.simulator._results import combine, complete_sessions, load_result, write_results
@@ -247,9 +245,7 @@ def _accumulate(out: Path) -> Any:
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
                to_stderr: bool = False, reused: list[Path] | None = None) -> None:
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary, score
+    from modylbench.scoring import print_summary, score, summary_console
     from modylbench.simulator._runner import responses_for, score_session
 
     all_responses = []
@@ -278,8 +274,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     accumulated = _accumulate(out)
     write_report(accumulated if accumulated is not None else total, out, scenarios)
     # With --json, stdout carries only the event stream.
-    console = Console(stderr=to_stderr, width=None if console_tty(to_stderr) else 160)
-    print_summary(total, console)
+    print_summary(total, summary_console(stderr=to_stderr))
     if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
         click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
                    f"sessions in {out}, earlier runs' included", err=to_stderr)

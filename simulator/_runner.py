@@ -33,7 +33,7 @@ from modylbench.record import (
     read_record,
 )
 from modylbench.scenarios import Scenario
-from modylbench.simulator._agentspec import AGENT_FORMS, AgentSpec, load_py_agent, resolve_agent
+from modylbench.simulator._agentspec import AgentSpec, load_py_agent, resolve_agent, unknown_agent
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._external import (
     AgentProcess,
@@ -123,7 +123,7 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     except ModelSpecError as exc:
         raise UserError(f"--agent {exc}") from None
     except KeyError:
-        raise UserError(f"unknown agent {spec.agent!r}; --agent takes {AGENT_FORMS}") from None
+        raise UserError(unknown_agent(spec.agent)) from None
 
 
 AgentBody = Callable[[MeetingClient], Awaitable[None]]
