@@ -32,6 +32,9 @@ PROGRESS_EVENTS: dict[str, tuple[str, ...]] = {
 }
 """The closed set of progress events and their fields (docs/progress.md)."""
 
+FAILED_ENDINGS: frozenset[str] = frozenset({"agent_error", "persona_error", "infrastructure_error"})
+"""Termination reasons of a session that ran to its end but failed: counted failed, not done."""
+
 JSON_VERSION = 1
 """``v`` of every JSON progress line; raised when a field changes meaning."""
 
@@ -164,7 +167,10 @@ class ProgressReporter:
             t.turns_done = max(t.turns_done, int(f.get("turn") or 0) + 1)
         elif event == "session_finished":
             self.running.pop(task or "", None)
-            self.done += 1
+            if f.get("termination_reason") in FAILED_ENDINGS:
+                self.failed += 1
+            else:
+                self.done += 1
         elif event == "session_failed":
             self.running.pop(task or "", None)
             self.failed += 1
