@@ -45,16 +45,19 @@ def check_judges(panel: list[str]) -> None:
         raise UserError(str(exc)) from None
 
 
-def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None) -> None:
+def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None,
+                 responses: list[Any] | None = None) -> None:
     """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product).
-    ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone)."""
+    ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone); ``responses``
+    those of a combined scorecard's sessions (``combined_responses``), for what only they hold (latency, words)."""
     try:
         from modylbench.scoring import write_report as write_html
     except ImportError:
         return
     files = SessionFolder(folder)
     try:
-        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios)
+        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios,
+                   responses=responses or ())
     except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
         logger.exception("could not write the report")
 

@@ -231,16 +231,23 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
             pool.close()
 
 
-def _accumulate(out: Path) -> Any:
-    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard."""
-    from modylbench.simulator._results import combine, complete_sessions, load_result, write_results
+def _accumulate(out: Path) -> tuple[Any, list[Any]]:
+    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard (None if
+    there is none) and its sessions' responses, paired with its entries."""
+    from modylbench.simulator._results import (
+        combine,
+        combined_responses,
+        complete_sessions,
+        load_result,
+        write_results,
+    )
 
     results = [r for r in map(load_result, complete_sessions(out)) if r is not None]
     if not results:
-        return None
+        return None, []
     card = combine((None, r.card) for r in results)
     write_results(out, card)
-    return card
+    return card, combined_responses((None, r) for r in results)
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
@@ -271,8 +278,11 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     # a run adds to them and never drops what an earlier run recorded (they are combined from each session's
     # own scorecard.json, not re-judged).
     files = SessionFolder(out)
-    accumulated = _accumulate(out)
-    write_report(accumulated if accumulated is not None else total, out, scenarios)
+    accumulated, accumulated_responses = _accumulate(out)
+    if accumulated is not None:
+        write_report(accumulated, out, scenarios, accumulated_responses)
+    else:
+        write_report(total, out, scenarios, all_responses)
     # With --json, stdout carries only the event stream.
     print_summary(total, summary_console(stderr=to_stderr))
     if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):

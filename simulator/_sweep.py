@@ -402,18 +402,29 @@ class Results:
         if result is not None and any(isinstance(result.manifest.get(k), dict) for k in (MANIFEST_KEY, "sweep_cell")):
             self._loaded[folder.name] = result
 
-    def write(self) -> Any:
-        from modylbench.simulator._results import combine, write_results
-
+    def _labelled(self) -> list[tuple[str, Any]]:
         results = [self._loaded[k] for k in sorted(self._loaded)]
-        if not results:
-            return None
         varying = {
             axis
             for axis in ("transport", "turns")
             if len({json.dumps((r.manifest.get(MANIFEST_KEY) or r.manifest["sweep_cell"]).get(axis)) for r in results}) > 1
         }
-        card = combine((_label(r.manifest, varying), r.card) for r in results)
+        return [(_label(r.manifest, varying), r) for r in results]
+
+    def responses(self) -> list[Any]:
+        """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""
+        from modylbench.simulator._results import combined_responses
+
+        return combined_responses(self._labelled())
+
+    def write(self) -> Any:
+        from modylbench.simulator._results import combine, write_results
+
+        labelled = self._labelled()
+        if not labelled:
+            return None
+        results = [r for _, r in labelled]
+        card = combine((label, r.card) for label, r in labelled)
         write_results(
             self.out,
             card,
@@ -689,7 +700,7 @@ def sweep(
     if card is not None:
         from modylbench.simulator._cli_common import write_report
 
-        write_report(card, target)
+        write_report(card, target, responses=results.responses())
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
     if results.failed:

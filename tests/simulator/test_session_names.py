@@ -88,3 +88,21 @@ def test_run_and_sweep_name_the_same_session_alike_and_share_it(
     capsys.readouterr()
     assert exit_code(["sweep", str(sweep), "--out", str(out), "--dry-run"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "complete mini_fixture__oracle__inproc__turns2__seed0__t0"
+
+
+def _latencies(report: Path) -> list[str]:
+    """The latency cell of each turn row in a report, in order."""
+    import re
+
+    rows = re.findall(r'<summary class="trow">(.*?)</summary>', report.read_text(encoding="utf-8"))
+    return [re.findall(r"<span>(.*?)</span>", row)[3] for row in rows]  # #, phase, channel, latency
+
+
+def test_the_summary_report_shows_the_latency_the_session_report_shows(tmp_path: Path) -> None:
+    # OUT/report.html is drawn from the combined scorecard; it once had no responses and showed "—".
+    out = tmp_path / "runs"
+    assert exit_code(_run(out, "--turns", "2")) == 0
+    session = out / "mini_fixture__oracle__inproc__turns2__seed0__t0"
+    mine = _latencies(session / "report.html")
+    assert len(mine) == 2 and any(v.endswith("s") for v in mine), mine
+    assert _latencies(out / "report.html") == mine
