@@ -28,7 +28,7 @@ PROGRESS_EVENTS: dict[str, tuple[str, ...]] = {
     "session_skipped": ("reason",),
     "judge_progress": ("judge", "done", "total"),
     "report_progress": ("done", "total", "what"),
-    "run_finished": ("done", "failed", "skipped", "total"),
+    "run_finished": ("done", "failed", "skipped", "total", "interrupted"),
 }
 """The closed set of progress events and their fields (docs/progress.md)."""
 
@@ -262,7 +262,8 @@ class ProgressReporter:
             return f"{name}: {done}/{total}" + self._left_text()
         if event == "run_finished":
             return (
-                f"{self.command or 'run'} finished: {self._counts(left=False)}  "
+                f"{self.command or 'run'} {'interrupted' if f.get('interrupted') else 'finished'}: "
+                f"{self._counts(left=False)}  "
                 f"elapsed {_clock_text(self._clock() - self.t0)}"
             )
         return None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,34 @@ asr_option = click.option(
          "said is then what was heard (docs/scoring.md). Without it a declared transcript is credited up to "
          "4.5 words per voiced second.",
 )
+
+
+STOPPED_BY_CTRL_C = "stopped by Ctrl-C: its folder is kept, incomplete (the next run moves it aside and plays it again)"
+"""What a session that Ctrl-C stopped is reported as (``session_failed``)."""
+
+
+def stop_on_ctrl_c(heard: Callable[[], None]) -> Callable[[], None]:
+    """Call inside the running loop: the first Ctrl-C calls ``heard`` (say so at once) and cancels the current task,
+    so that running sessions stop and are reported; a second Ctrl-C stops at once (KeyboardInterrupt). Returns
+    the function that takes the handler away again."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def on_sigint() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # from now on Ctrl-C is Python's KeyboardInterrupt
+        heard()
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or a loop without signals
+        return lambda: None
+
+    def release() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # False, harmlessly, once Ctrl-C took it away
+
+    return release
 
 
 def check_asr(spec: str | None) -> None:

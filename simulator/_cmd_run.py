@@ -17,12 +17,14 @@ import click
 from modylbench.record import SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
+    STOPPED_BY_CTRL_C,
     asr_option,
     check_asr,
     check_judges,
     judge_option,
     owning,
     score_and_print,
+    stop_on_ctrl_c,
     write_report,
 )
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
@@ -35,6 +37,8 @@ logger = logging.getLogger(__name__)
 
 AGENT_ERROR_EXIT = 4
 """``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
+INTERRUPTED_EXIT = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""
 
 
 @click.command("run")
@@ -139,10 +143,23 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         if spec.folder.exists():
             _clear_for_rerun(spec.folder)
         todo.append(spec)
+    interrupted = False
     with reporter:
-        asyncio.run(_run_all(todo, concurrency, reporter))
-    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)
+        try:
+            asyncio.run(_run_all(todo, concurrency, reporter))
+        except asyncio.CancelledError:  # Ctrl-C, heard and said by _run_all; its sessions are stopped
+            interrupted = True
+        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                      total=reporter.total, interrupted=interrupted)
+    if interrupted:
+        # Sessions that finished before Ctrl-C are scored, so that the next run reuses them.
+        finished = [s for s in specs if (SessionFolder(s.folder).read_manifest() or {}).get("complete")]
+        if finished:
+            with contextlib.suppress(SystemExit):
+                _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
+        click.echo(f"interrupted: {reporter.done} sessions finished, the others were stopped and kept incomplete; "
+                   "run again to play them", err=True)
+        sys.exit(INTERRUPTED_EXIT)
     _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
 
 
@@ -214,6 +231,9 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
                     result = await pool.run(spec, on_event=remote(task, fields["turns"]))
                 else:
                     result = await run_one(spec, on_event=reporter.session_hook(task, fields["turns"]))
+            except asyncio.CancelledError:
+                reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
+                raise
             except Exception as exc:
                 reporter.emit("session_failed", task, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
                 raise
@@ -223,10 +243,17 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
             for line in result.agent_errors:  # an agent's failure is never silent, whatever the display
                 click.echo(f"{fields['label']}: {line}", err=True)
 
+    def heard() -> None:
+        running = len(reporter.running)
+        click.echo(f"Ctrl-C: stopping {running} running session{'s' if running != 1 else ''} (Ctrl-C again to quit "
+                   "at once)", err=True)
+
+    release = stop_on_ctrl_c(heard)
     try:
         with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
             await asyncio.gather(*(one(s, remote) for s in specs))
     finally:
+        release()
         if pool is not None:
             pool.close()
 

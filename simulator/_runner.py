@@ -336,15 +336,27 @@ class SessionWorkers:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+AGENT_GRACE_S = 10.0
+"""Seconds an agent has to finish up after its meeting ended (it may still be sending its last words)."""
+
+
 async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -> MeetingResult:
-    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect."""
+    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect.
+
+    After a meeting that ended, the agent gets ``AGENT_GRACE_S`` to finish; after one that was stopped (Ctrl-C,
+    a cancelled run) or raised, none: it is cancelled at once, so that stopping a run is quick.
+    """
     agent_task = asyncio.ensure_future(agent)
+    ended = False
     try:
         result = await meeting
+        ended = True
     finally:
-        if not agent_task.done():
+        if not agent_task.done() and not ended:
+            agent_task.cancel()
+        elif not agent_task.done():
             try:
-                await asyncio.wait_for(asyncio.shield(agent_task), timeout=10)
+                await asyncio.wait_for(asyncio.shield(agent_task), timeout=AGENT_GRACE_S)
             except TimeoutError:
                 agent_task.cancel()
         results = await asyncio.gather(agent_task, return_exceptions=True)

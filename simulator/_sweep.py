@@ -695,7 +695,7 @@ def sweep(
         elif todo:
             asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
     reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)  # fmt: skip
+                  total=reporter.total, interrupted=False)  # fmt: skip
     card = results.write()
     if card is not None:
         from modylbench.simulator._cli_common import write_report

@@ -187,3 +187,42 @@ def test_a_py_agents_process_dies_with_a_killed_run(tmp_path: Path) -> None:
             parent.wait()
         if agent and _alive(agent):  # the failure being reported: leave no process behind
             os.kill(agent, signal.SIGKILL)
+
+
+def test_ctrl_c_under_concurrency_is_heard_at_once_and_stops_quickly(tmp_path: Path) -> None:
+    # It once took ~11 s (each worker gave its agent 10 s after the stopped meeting), printed nothing meanwhile,
+    # and its last line still counted a session as running.
+    out = tmp_path / "runs"
+    proc = subprocess.Popen([*CLI, "run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent",
+                             "polite", "--transport", "webrtc", "--concurrency", "2", "--out", str(out),
+                             "--progress", "lines"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        started = 0
+        for line in proc.stderr:  # until both meetings are in their first turn
+            started += "turn 1/4" in line and "ended" not in line
+            if started == 2:
+                break
+        assert started == 2, "the meetings never started"
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        t0 = time.monotonic()
+        rest = proc.stderr.read()
+        code = proc.wait(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    lines = rest.splitlines()
+    assert code == 130, rest
+    assert lines[0] == "Ctrl-C: stopping 2 running sessions (Ctrl-C again to quit at once)", rest
+    assert took < 6.0, (took, rest)
+    finished = [ln for ln in lines if "run interrupted:" in ln]
+    assert len(finished) == 1 and "0 done, 2 failed, 0 skipped, 0 running, 0 waiting" in finished[0], rest
+    assert lines[-1].startswith("interrupted: 0 sessions finished"), rest
+    assert "Traceback" not in rest and "aborted" not in rest
+    # Both folders are kept, incomplete: the next run moves them aside and plays them again.
+    for agent in ("oracle", "polite"):
+        manifest = json.loads((out / f"mini_fixture__{agent}__webrtc__all__seed0__t0" / "manifest.json").read_text())
+        assert manifest["complete"] is False
