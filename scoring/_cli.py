@@ -118,7 +118,7 @@ def evaluate(
     from modylbench.scoring._llm import JudgeConfigError
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
     from modylbench.scoring._scorecard import line_problem, score
-    from modylbench.scoring._summary import INCOMPLETE_EXIT, incomplete_note, print_summary
+    from modylbench.scoring._summary import INCOMPLETE_EXIT, incomplete_note, print_summary, summary_console
 
     try:
         located, problems = read_responses_located(responses_path)
@@ -187,10 +187,8 @@ def evaluate(
     write_scorecard(card, output)
     _write_report(card, output, good, scenarios)
     if not quiet:
-        from rich.console import Console
-
         # With --json, stdout carries only the event stream.
-        print_summary(card, Console(stderr=reporter.mode == "json"))
+        print_summary(card, summary_console(stderr=reporter.mode == "json"))
     click.echo(f"wrote {output}", err=True)
     note = incomplete_note(card)
     if note is not None:

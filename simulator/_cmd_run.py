@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import shutil
 import sys
 import time
@@ -18,31 +17,28 @@ import click
 from modylbench.record import SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
+    STOPPED_BY_CTRL_C,
     asr_option,
     check_asr,
     check_judges,
     judge_option,
     owning,
     score_and_print,
+    stop_on_ctrl_c,
     write_report,
 )
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._results import LEADERBOARD_MD
+from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
 AGENT_ERROR_EXIT = 4
 """``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
-
-
-def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
-    # The agent's name (built-in spec, --agent-name or a derived one) made safe as one path component.
-    safe_agent = re.sub(r"[^A-Za-z0-9._-]", "_", agent)
-    name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
-            + (f"__t{trial}" if trial is not None else ""))
-    return out / name
+INTERRUPTED_EXIT = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""
 
 
 @click.command("run")
@@ -90,20 +86,23 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
-    Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
-    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json,
-    OUT/leaderboard.md and OUT/report.html cover every complete session in OUT, earlier runs' included (a
-    second run adds to them, it never drops the first's). Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
+    Each session is written to OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/ (record.jsonl,
+    attachments/, recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html), the name sweep
+    gives it too; OUT/scorecard.json, OUT/leaderboard.md and OUT/report.html cover every complete session in OUT,
+    earlier runs' included (a second run adds to them, it never drops the first's). A complete session of the
+    same configuration is reused (resume; the summary lists it) unless --force; an incomplete one (a crash)
     is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
     recorded as agent_error events and flagged in the scorecard.
-    Exit codes: 0 done; 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session
-    of an agent failed (flag agent_error).
+    Exit codes: 0 done; 1 a session could not be run (an infrastructure failure: the error is printed, the
+    folder kept); 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session of an
+    agent failed (flag agent_error); 130 interrupted (Ctrl-C: sessions still running end incomplete and are
+    moved aside by the next run).
     """
     from modylbench.channels import LinkOptions
-    from modylbench.simulator._runner import RunSpec, session_complete
+    from modylbench.simulator._runner import RunSpec, session_complete, session_difference
     from modylbench.simulator._session import MeetingOptions
 
     scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
@@ -119,29 +118,49 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     for sc in chosen:
         for agent in resolved:
             for trial in range(trials):
-                folder = _folder_for(out, sc.scenario_id, agent.name, trial if trials > 1 else None, seed)
+                key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial)
+                folder = key.folder(out)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
-                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
+                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
+                                                            extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
                                      link=LinkOptions(captions=not no_captions), agent_name=agent.name,
                                      join_timeout=join_timeout))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
-    todo = []
+    todo, reused = [], []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
-            click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
+            diff = session_difference(spec)
+            if diff is not None:
+                raise UserError(f"{spec.folder} holds a complete session of another configuration ({diff}); "
+                                "--force replaces it, or give another --out")
+            click.echo(f"skip {spec.folder} (already complete, same configuration; --force to run again)", err=True)
             reporter.emit("session_skipped", session_task(spec)[0], reason="already complete")
+            reused.append(spec.folder)
             continue
         if spec.folder.exists():
             _clear_for_rerun(spec.folder)
         todo.append(spec)
+    interrupted = False
     with reporter:
-        asyncio.run(_run_all(todo, concurrency, reporter))
-    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)
-    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json")
+        try:
+            asyncio.run(_run_all(todo, concurrency, reporter))
+        except asyncio.CancelledError:  # Ctrl-C, heard and said by _run_all; its sessions are stopped
+            interrupted = True
+        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                      total=reporter.total, interrupted=interrupted)
+    if interrupted:
+        # Sessions that finished before Ctrl-C are scored, so that the next run reuses them.
+        finished = [s for s in specs if (SessionFolder(s.folder).read_manifest() or {}).get("complete")]
+        if finished:
+            with contextlib.suppress(SystemExit):
+                _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
+        click.echo(f"interrupted: {reporter.done} sessions finished, the others were stopped and kept incomplete; "
+                   "run again to play them", err=True)
+        sys.exit(INTERRUPTED_EXIT)
+    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
 
 
 def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: str) -> list[Any]:
@@ -212,6 +231,9 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
                     result = await pool.run(spec, on_event=remote(task, fields["turns"]))
                 else:
                     result = await run_one(spec, on_event=reporter.session_hook(task, fields["turns"]))
+            except asyncio.CancelledError:
+                reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
+                raise
             except Exception as exc:
                 reporter.emit("session_failed", task, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
                 raise
@@ -221,35 +243,43 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
             for line in result.agent_errors:  # an agent's failure is never silent, whatever the display
                 click.echo(f"{fields['label']}: {line}", err=True)
 
+    def heard() -> None:
+        running = len(reporter.running)
+        click.echo(f"Ctrl-C: stopping {running} running session{'s' if running != 1 else ''} (Ctrl-C again to quit "
+                   "at once)", err=True)
+
+    release = stop_on_ctrl_c(heard)
     try:
         with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
             await asyncio.gather(*(one(s, remote) for s in specs))
     finally:
+        release()
         if pool is not None:
             pool.close()
 
 
-def console_tty(stderr: bool) -> bool:
-    return (sys.stderr if stderr else sys.stdout).isatty()
-
-
-def _accumulate(out: Path) -> Any:
-    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard."""
-    from modylbench.simulator._results import combine, complete_sessions, load_result, write_results
+def _accumulate(out: Path) -> tuple[Any, list[Any]]:
+    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard (None if
+    there is none) and its sessions' responses, paired with its entries."""
+    from modylbench.simulator._results import (
+        combine,
+        combined_responses,
+        complete_sessions,
+        load_result,
+        write_results,
+    )
 
     results = [r for r in map(load_result, complete_sessions(out)) if r is not None]
     if not results:
-        return None
+        return None, []
     card = combine((None, r.card) for r in results)
     write_results(out, card)
-    return card
+    return card, combined_responses((None, r) for r in results)
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
-               to_stderr: bool = False) -> None:
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary, score
+               to_stderr: bool = False, reused: list[Path] | None = None) -> None:
+    from modylbench.scoring import print_summary, score, summary_console
     from modylbench.simulator._runner import responses_for, score_session
 
     all_responses = []
@@ -262,7 +292,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
             write_report(card, spec.folder, scenarios)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
-            resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
+            resp.trial = spec.meeting.extra_manifest[MANIFEST_KEY]["trial"]
         all_responses.append(resp)
         sliced[sc.scenario_id] = sc
     if not all_responses:
@@ -275,14 +305,19 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     # a run adds to them and never drops what an earlier run recorded (they are combined from each session's
     # own scorecard.json, not re-judged).
     files = SessionFolder(out)
-    accumulated = _accumulate(out)
-    write_report(accumulated if accumulated is not None else total, out, scenarios)
+    accumulated, accumulated_responses = _accumulate(out)
+    if accumulated is not None:
+        write_report(accumulated, out, scenarios, accumulated_responses)
+    else:
+        write_report(total, out, scenarios, all_responses)
     # With --json, stdout carries only the event stream.
-    console = Console(stderr=to_stderr, width=None if console_tty(to_stderr) else 160)
-    print_summary(total, console)
+    print_summary(total, summary_console(stderr=to_stderr))
     if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
         click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
                    f"sessions in {out}, earlier runs' included", err=to_stderr)
+    if reused:
+        click.echo(f"reused {len(reused)} complete session{'s' if len(reused) > 1 else ''} of the same configuration "
+                   f"(not run again; --force runs them again): {', '.join(f.name for f in reused)}", err=to_stderr)
     click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
         click.echo(f"report:    {files.report}", err=to_stderr)

@@ -33,7 +33,7 @@ from modylbench.record import (
     read_record,
 )
 from modylbench.scenarios import Scenario
-from modylbench.simulator._agentspec import AGENT_FORMS, AgentSpec, load_py_agent, resolve_agent
+from modylbench.simulator._agentspec import AgentSpec, load_py_agent, resolve_agent, unknown_agent
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._external import (
     AgentProcess,
@@ -43,7 +43,8 @@ from modylbench.simulator._external import (
     py_agent_env,
 )
 from modylbench.simulator._faults import AgentFaults
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting, scenario_hash
+from modylbench.simulator._sessionkey import MANIFEST_KEY, recorded_difference
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     except ModelSpecError as exc:
         raise UserError(f"--agent {exc}") from None
     except KeyError:
-        raise UserError(f"unknown agent {spec.agent!r}; --agent takes {AGENT_FORMS}") from None
+        raise UserError(unknown_agent(spec.agent)) from None
 
 
 AgentBody = Callable[[MeetingClient], Awaitable[None]]
@@ -335,15 +336,27 @@ class SessionWorkers:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+AGENT_GRACE_S = 10.0
+"""Seconds an agent has to finish up after its meeting ended (it may still be sending its last words)."""
+
+
 async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -> MeetingResult:
-    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect."""
+    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect.
+
+    After a meeting that ended, the agent gets ``AGENT_GRACE_S`` to finish; after one that was stopped (Ctrl-C,
+    a cancelled run) or raised, none: it is cancelled at once, so that stopping a run is quick.
+    """
     agent_task = asyncio.ensure_future(agent)
+    ended = False
     try:
         result = await meeting
+        ended = True
     finally:
-        if not agent_task.done():
+        if not agent_task.done() and not ended:
+            agent_task.cancel()
+        elif not agent_task.done():
             try:
-                await asyncio.wait_for(asyncio.shield(agent_task), timeout=10)
+                await asyncio.wait_for(asyncio.shield(agent_task), timeout=AGENT_GRACE_S)
             except TimeoutError:
                 agent_task.cancel()
         results = await asyncio.gather(agent_task, return_exceptions=True)
@@ -414,6 +427,16 @@ def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
         raise UserError(f"record refused: {files.RECORD_FILE} ends at the hash {files.MANIFEST_FILE} sealed, followed by a partial "
                         "line written after the seal")
     return True, f"record verified: {n} events, hash chain intact and sealed ({files.MANIFEST_FILE} record_last_hash matches)"
+
+
+def session_difference(spec: RunSpec) -> str | None:
+    """How the session recorded in ``spec.folder`` differs from the one ``spec`` would play (its key, the scenario
+    version); None when they are the same. A spec that carries no key (built in code) is never compared."""
+    wanted = spec.meeting.extra_manifest.get(MANIFEST_KEY)
+    if not isinstance(wanted, dict):
+        return None
+    manifest = SessionFolder(spec.folder).read_manifest() or {}
+    return recorded_difference(manifest, wanted, scenario_hash(spec.scenario))
 
 
 def session_complete(folder: Path) -> bool:

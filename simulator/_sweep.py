@@ -6,10 +6,8 @@ combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scal
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
-import re
 import socket
 import sys
 import time
@@ -18,7 +16,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -27,6 +25,7 @@ from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.simulator._cli_common import check_judges, judge_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
+from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +38,6 @@ MEETING_CPUS = {"inproc": 1.0, "webrtc": 0.25}
 """Ray CPUs one meeting asks for, by transport, measured with benchmarks/bench_meeting_cost.py (docs/scale.md):
 an in-process meeting computes flat out while it runs (a whole core's worth when it gets one); a real-time
 WebRTC meeting used 0.15 of a core on average (persona and a scripted agent), with room left for bursts."""
-_SLUG_CHARS = 48
 
 
 class _Strict(BaseModel):
@@ -192,41 +190,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
 # ------------------------------------------------------------------ cells
 
 
-def agent_slug(agent: str) -> str:
-    """A folder-safe, readable, bounded form of an agent spec; a short hash keeps changed ones distinct."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", agent).strip("-.") or "agent"
-    if slug == agent and len(slug) <= _SLUG_CHARS:
-        return slug
-    return f"{slug[: _SLUG_CHARS - 9]}-{hashlib.sha256(agent.encode()).hexdigest()[:8]}"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One session of the sweep: what it plays, and the folder name that says so."""
-
-    scenario_id: str
-    agent: str
-    transport: str
-    turns: int | None
-    seed: int
-    trial: int
-
-    @property
-    def name(self) -> str:
-        turns = "all" if self.turns is None else f"turns{self.turns}"
-        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}"
-
-    def manifest_entry(self) -> dict[str, Any]:
-        """What the session's manifest records under ``sweep_cell`` (the view and resume read it)."""
-        return {
-            "name": self.name,
-            "scenario_id": self.scenario_id,
-            "agent": self.agent,
-            "transport": self.transport,
-            "turns": self.turns,
-            "seed": self.seed,
-            "trial": self.trial,
-        }
+Cell: TypeAlias = SessionKey
+"""One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
 
 
 def _tag_matches(scenario: Any, tag: str) -> bool:
@@ -294,14 +259,12 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                     for seed in config.seeds:
                         scenario = next(s for s in by_seed[seed] if s.scenario_id == sc0.scenario_id)
                         for trial in range(config.trials):
-                            cell = Cell(scenario.scenario_id, agent, transport, n, seed, trial)
+                            cell = SessionKey(scenario.scenario_id, agent, names[agent], transport, n, seed, trial)
                             meeting = MeetingOptions(
                                 turns=n,
                                 judges=list(config.judges),
                                 seed=seed,
-                                extra_manifest={
-                                    "sweep_cell": {**cell.manifest_entry(), "agent_name": names[agent]}
-                                },
+                                extra_manifest={MANIFEST_KEY: cell.manifest_entry(), "sweep_cell": cell.manifest_entry()},
                             )
                             result.cells.append(cell)
                             result.specs[cell.name] = RunSpec(
@@ -322,14 +285,21 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 # ------------------------------------------------------------------ one cell, wherever it runs
 
 
-def cell_status(folder: Path, panel: list[str]) -> Literal["todo", "complete", "rescore", "broken"]:
-    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside."""
-    from modylbench.simulator._runner import session_complete
+def cell_status(folder: Path, panel: list[str], spec: Any = None) -> Literal["todo", "complete", "rescore", "broken"]:
+    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
+
+    With the cell's ``spec``, a complete folder that recorded another session (``session_difference``) is refused
+    with one line: it is never reused for this cell, nor replaced without being asked.
+    """
+    from modylbench.simulator._runner import session_complete, session_difference
 
     if not folder.exists():
         return "todo"
     if not session_complete(folder):
         return "broken"
+    if spec is not None and (diff := session_difference(spec)) is not None:
+        raise UserError(f"{folder} holds a complete session of another configuration ({diff}); move it away or "
+                        "sweep into another out folder")
     try:
         judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
     except (OSError, ValueError, AttributeError):
@@ -406,7 +376,7 @@ def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] |
 
 
 def _label(manifest: dict[str, Any], varying: set[str]) -> str:
-    cell = manifest["sweep_cell"]
+    cell = manifest.get(MANIFEST_KEY) or manifest["sweep_cell"]
     parts = [cell["transport"]] if "transport" in varying else []
     if "turns" in varying:
         parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
@@ -429,21 +399,32 @@ class Results:
         from modylbench.simulator._results import load_result
 
         result = (load or load_result)(folder)
-        if result is not None and isinstance(result.manifest.get("sweep_cell"), dict):
+        if result is not None and any(isinstance(result.manifest.get(k), dict) for k in (MANIFEST_KEY, "sweep_cell")):
             self._loaded[folder.name] = result
+
+    def _labelled(self) -> list[tuple[str, Any]]:
+        results = [self._loaded[k] for k in sorted(self._loaded)]
+        varying = {
+            axis
+            for axis in ("transport", "turns")
+            if len({json.dumps((r.manifest.get(MANIFEST_KEY) or r.manifest["sweep_cell"]).get(axis)) for r in results}) > 1
+        }
+        return [(_label(r.manifest, varying), r) for r in results]
+
+    def responses(self) -> list[Any]:
+        """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""
+        from modylbench.simulator._results import combined_responses
+
+        return combined_responses(self._labelled())
 
     def write(self) -> Any:
         from modylbench.simulator._results import combine, write_results
 
-        results = [self._loaded[k] for k in sorted(self._loaded)]
-        if not results:
+        labelled = self._labelled()
+        if not labelled:
             return None
-        varying = {
-            axis
-            for axis in ("transport", "turns")
-            if len({json.dumps(r.manifest["sweep_cell"].get(axis)) for r in results}) > 1
-        }
-        card = combine((_label(r.manifest, varying), r.card) for r in results)
+        results = [r for _, r in labelled]
+        card = combine((label, r.card) for label, r in labelled)
         write_results(
             self.out,
             card,
@@ -535,7 +516,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[
     rows: list[tuple[Cell, str]] = []
     for cell in p.cells:
         spec = p.specs[cell.name]
-        status = cell_status(spec.folder, panel)
+        status = cell_status(spec.folder, panel, spec)
         rows.append((cell, status))
         if dry_run or status == "complete":
             continue
@@ -714,12 +695,12 @@ def sweep(
         elif todo:
             asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
     reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)  # fmt: skip
+                  total=reporter.total, interrupted=False)  # fmt: skip
     card = results.write()
     if card is not None:
         from modylbench.simulator._cli_common import write_report
 
-        write_report(card, target)
+        write_report(card, target, responses=results.responses())
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
     if results.failed:

@@ -395,7 +395,7 @@ def test_serve_prints_a_command_that_joins_with_the_example(tmp_path: Path) -> N
             if line.strip().startswith("try it:"):
                 command = line.split("try it:", 1)[1].strip()
                 break
-        assert ready["url"] in command and ready["token"] in command and "echo_agent.py" in command
+        assert ready["url"] in command and ready["token"] in command and "-m modylbench.examples.echo_agent " in command
         agent = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd=tmp_path)
         assert agent.returncode == 0, agent.stderr[-2000:]
         assert serve.wait(timeout=120) == 0

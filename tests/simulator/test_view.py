@@ -127,7 +127,7 @@ def test_server_is_local_and_read_only(server: tuple[str, int], results: Path) -
     assert server[0] == "127.0.0.1"
     status, body = _get(server, "/")
     assert status == 200 and b"ModylBench results" in body
-    report = f"/two/{SCENARIO}__oracle__t0/report.html"
+    report = f"/two/{SCENARIO}__oracle__inproc__turns2__seed0__t0/report.html"
     assert _get(server, report)[0] == 200
     assert _get(server, "/two/")[0] == 404  # no listings
     assert _get(server, "/../../../../etc/passwd")[0] == 404
