@@ -49,7 +49,9 @@ from modylbench.record._store import (
     SessionBusyError,
     SessionLock,
     attachment_path,
+    file_sha256,
     read_record,
+    verify_media,
 )
 from modylbench.record._version import package_version
 
@@ -58,7 +60,7 @@ __all__ = [
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
-    "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
+    "attachment_path", "file_sha256", "package_version", "parse_event", "read_record", "verify_media", "valid_text",
     "WORDS_PER_VOICED_SECOND", "credit_turn", "heard_share", "read_recognition", "write_recognition",
     "PROGRESS_EVENTS", "PROGRESS_MODES", "ProgressReporter", "record_progress",
     "EVENT_ADAPTER", "derive_responses", "rebuild_doc", "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",

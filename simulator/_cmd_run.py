@@ -165,10 +165,10 @@ def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: 
     return resolved
 
 
-def _clear_for_rerun(folder: Path) -> None:
+def _clear_for_rerun(folder: Path, keep: bool = False) -> None:
     """Make way for a new run of ``folder``: a complete session (--force) is replaced; an incomplete one (a
-    crash) is never deleted but moved aside, and the move is reported. A folder another live process is
-    writing is left alone: a one-line error."""
+    crash), or any one with ``keep`` (a refused sweep cell, a link), is never deleted but moved aside, and the
+    move is reported. A folder another live process is writing is left alone: a one-line error."""
     from modylbench.record import SessionBusyError, SessionLock
     from modylbench.simulator._runner import session_complete
 
@@ -177,7 +177,7 @@ def _clear_for_rerun(folder: Path) -> None:
     except SessionBusyError as exc:
         raise UserError(f"{exc}; not touching it (wait for that run to end, or stop it)") from None
     try:
-        if session_complete(folder):
+        if session_complete(folder) and not keep and not folder.is_symlink():
             click.echo(f"replacing the complete session in {folder} (--force)", err=True)
             shutil.rmtree(folder)
             return
@@ -188,8 +188,8 @@ def _clear_for_rerun(folder: Path) -> None:
             n += 1
             aside = folder.with_name(f"{folder.name}.crashed-{stamp}-{n}")
         folder.rename(aside)
-        click.echo(f"{folder} held an incomplete session (a crashed or interrupted run): moved it aside to "
-                   f"{aside}", err=True)
+        why = "a session resume refused" if keep else "an incomplete session (a crashed or interrupted run)"
+        click.echo(f"{folder} held {why}: moved it aside to {aside}", err=True)
     finally:
         lock.release()
 
@@ -324,7 +324,7 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     --asr recognises the segments that have no recognised text yet and stores the answers in
     FOLDER/recognition.jsonl (the sealed record is left as it is); scoring then reads both.
     """
-    from modylbench.record import RecordIntegrityError, read_record
+    from modylbench.record import RecordIntegrityError, read_record, verify_media
     from modylbench.simulator._runner import check_seal
 
     # Owned before it is read: a record still being written would look cut short.
@@ -336,6 +336,10 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         except RecordIntegrityError as exc:
             raise UserError(f"record refused: {exc}") from None
         sealed, verdict = check_seal(folder, read)
+        try:
+            verdict += "; " + verify_media(folder, read.events)
+        except RecordIntegrityError as exc:
+            raise UserError(f"record refused: {exc}") from None
         _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths, asr)
 
 

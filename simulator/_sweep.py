@@ -322,19 +322,36 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 # ------------------------------------------------------------------ one cell, wherever it runs
 
 
-def cell_status(folder: Path, panel: list[str]) -> Literal["todo", "complete", "rescore", "broken"]:
-    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside."""
-    from modylbench.simulator._runner import session_complete
+def cell_status(folder: Path, panel: list[str], scenario: Any = None,
+                refused: dict[Path, str] | None = None) -> Literal["todo", "complete", "rescore", "broken"]:
+    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
 
-    if not folder.exists():
+    A finished cell counts only when ``verify_session`` accepts it (with ``scenario``, the one it plays);
+    otherwise it is broken, and why goes into ``refused``.
+    """
+    from modylbench.simulator._runner import session_complete, verify_session
+
+    if not folder.exists() and not folder.is_symlink():
         return "todo"
     if not session_complete(folder):
+        return "broken"
+    why = verify_session(folder, scenario)
+    if why is None and not _is_cell(folder):
+        why = "its manifest does not name it as this sweep cell"
+    if why is not None:
+        if refused is not None:
+            refused[folder] = why
         return "broken"
     try:
         judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
     except (OSError, ValueError, AttributeError):
         return "broken"
     return "complete" if judges == panel else "rescore"
+
+
+def _is_cell(folder: Path) -> bool:
+    cell = (SessionFolder(folder).read_manifest() or {}).get("sweep_cell")
+    return isinstance(cell, dict) and cell.get("name") == folder.name
 
 
 def node_info() -> dict[str, Any]:
@@ -416,13 +433,19 @@ def _label(manifest: dict[str, Any], varying: set[str]) -> str:
 class Results:
     """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
 
-    def __init__(self, out: Path, planned: int):
+    def __init__(self, out: Path, planned: int, verify: Callable[[Path], str | None] | None = None):
         from modylbench.simulator._results import complete_sessions, load_result
 
         self.out, self.planned, self.failed = out, planned, 0
         self._loaded: dict[str, Any] = {}
-        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate.
+        self.refused: dict[Path, str] = {}
+        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate,
+        # once verified (a planted or edited cell is said so and left out).
         for folder in complete_sessions(out):
+            why = verify(folder) if verify is not None else None
+            if why is not None:
+                self.refused[folder] = why
+                continue
             self.add(folder, load=load_result)
 
     def add(self, folder: Path, load: Callable[[Path], Any] | None = None) -> None:
@@ -512,6 +535,35 @@ async def run_local(
 # ------------------------------------------------------------------ the command
 
 
+def _verifier(config: SweepConfig, p: Plan, refused: dict[Path, str]) -> Callable[[Path], str | None]:
+    """What the results ask of each complete folder in OUT: the verdict resume gave a planned cell, or
+    ``verify_session`` with the scenario its manifest names (loaded from the sweep's scenario files)."""
+    from modylbench.simulator._cmd_scenarios import load_all
+    from modylbench.simulator._runner import verify_session
+
+    planned = {spec.folder: spec for spec in p.specs.values()}
+    loaded: dict[tuple[str, int], Any] = {(s.scenario.scenario_id, s.meeting.seed): s.scenario for s in planned.values()}
+
+    def verify(folder: Path) -> str | None:
+        if folder in refused:
+            return refused[folder]
+        if folder in planned and not folder.is_symlink():
+            return None  # resume verified it (or it was just run or re-scored)
+        manifest = SessionFolder(folder).read_manifest() or {}
+        sid, seed = manifest.get("scenario_id"), manifest.get("seed", 0)
+        if not isinstance(sid, str) or not isinstance(seed, int):
+            return "its manifest names no scenario"
+        if (sid, seed) not in loaded:
+            try:
+                loaded[(sid, seed)] = load_all(tuple(Path(f) for f in config.scenario_files), seed, [sid]).get(sid)
+            except UserError:
+                loaded[(sid, seed)] = None
+        why = verify_session(folder, loaded[(sid, seed)])
+        return why if why is not None or _is_cell(folder) else "its manifest does not name it as a sweep cell"
+
+    return verify
+
+
 def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     if not values:
         return None
@@ -527,16 +579,21 @@ def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     return out
 
 
-def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[tuple[Cell, str]]]:
-    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells."""
+def _prepare(p: Plan, panel: list[str], dry_run: bool,
+             refused: dict[Path, str]) -> tuple[list[Any], list[tuple[Cell, str]]]:
+    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells.
+    Cells that fail verification are said so, and their reasons kept in ``refused``."""
     from modylbench.simulator._cmd_run import _clear_for_rerun
 
     todo: list[Any] = []
     rows: list[tuple[Cell, str]] = []
     for cell in p.cells:
         spec = p.specs[cell.name]
-        status = cell_status(spec.folder, panel)
+        status = cell_status(spec.folder, panel, spec.scenario, refused)
         rows.append((cell, status))
+        if spec.folder in refused:
+            click.echo(f"refused {spec.folder.name}: {refused[spec.folder]}; "
+                       + ("it would be moved aside and run again" if dry_run else "moved aside, run again"), err=True)
         if dry_run or status == "complete":
             continue
         if status == "rescore":
@@ -544,7 +601,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[
             score_cell(spec, panel)
             continue
         if status == "broken":
-            _clear_for_rerun(spec.folder)  # never deleted: renamed to <cell>.crashed-<time>, and said so
+            _clear_for_rerun(spec.folder, keep=spec.folder in refused)  # never deleted: renamed to <cell>.crashed-<time>, and said so
         todo.append(spec)
     return todo, rows
 
@@ -634,7 +691,8 @@ def sweep(
     panel = list(config.judges)
     check_judges(panel)
     p = plan(config, target)
-    todo, rows = _prepare(p, panel, dry_run)
+    refused: dict[Path, str] = {}
+    todo, rows = _prepare(p, panel, dry_run, refused)
     if dry_run:
         for cell, status in rows:
             click.echo(f"{status:<8} {cell.name}")
@@ -664,7 +722,10 @@ def sweep(
         )
         + "\n",
     )
-    results = Results(target, len(p.cells))
+    results = Results(target, len(p.cells), verify=_verifier(config, p, refused))
+    for folder, why in results.refused.items():
+        if folder not in refused:
+            click.echo(f"refused {folder.name}: {why}; left out of the results", err=True)
     results.write()
     done = [len(p.cells) - len(todo)]
     click.echo(
