@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from modylbench.record import SessionFolder
+from modylbench.record import SessionFolder, fit_name
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
     asr_option,
@@ -42,7 +42,7 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
     safe_agent = re.sub(r"[^A-Za-z0-9._-]", "_", agent)
     name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
             + (f"__t{trial}" if trial is not None else ""))
-    return out / name
+    return out / fit_name(name)
 
 
 @click.command("run")

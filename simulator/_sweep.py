@@ -23,7 +23,7 @@ from typing import Any, Literal
 import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from modylbench.record import ProgressReporter, SessionFolder
+from modylbench.record import ProgressReporter, SessionFolder, fit_name
 from modylbench.simulator._cli_common import check_judges, judge_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
@@ -40,6 +40,9 @@ MEETING_CPUS = {"inproc": 1.0, "webrtc": 0.25}
 an in-process meeting computes flat out while it runs (a whole core's worth when it gets one); a real-time
 WebRTC meeting used 0.15 of a core on average (persona and a scripted agent), with room left for bursts."""
 _SLUG_CHARS = 48
+MAX_CELLS = 100_000
+"""Most cells one sweep may plan (a sweep of more is refused before it is expanded): each cell is a meeting
+of minutes and a folder of megabytes, so a larger grid is a typo, and expanding it would take gigabytes."""
 
 
 class _Strict(BaseModel):
@@ -173,6 +176,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         raise UserError(f"{path}: cannot read it ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     ray_override = overrides.pop("ray", None)
     data.update({k: v for k, v in overrides.items() if v is not None})
     if ray_override is not None:
@@ -182,6 +187,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         config = SweepConfig.model_validate(data)
     except ValidationError as exc:
         raise config_error(str(path), exc) from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     # Relative scenario files are read from the sweep file's folder, wherever the command runs.
     config.scenario_files = [
         str(path.parent / p) if not Path(p).is_absolute() else p for p in config.scenario_files
@@ -214,7 +221,8 @@ class Cell:
     @property
     def name(self) -> str:
         turns = "all" if self.turns is None else f"turns{self.turns}"
-        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}"
+        return fit_name(f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}__{turns}__seed{self.seed}"
+                        f"__t{self.trial}")
 
     def manifest_entry(self) -> dict[str, Any]:
         """What the session's manifest records under ``sweep_cell`` (the view and resume read it)."""
@@ -283,7 +291,13 @@ def plan(config: SweepConfig, out: Path) -> Plan:
     for agent in config.agents:
         if agent.startswith("cmd:") and "inproc" in config.transports:
             click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
-    by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
+    first = select_scenarios(config, config.seeds[0])
+    # Counted before anything is expanded (or any instance built): the product, less cmd: agents' inproc cells.
+    pairs = sum(1 for a in config.agents for t in config.transports if not (a.startswith("cmd:") and t == "inproc"))
+    planned = len(first) * pairs * len(config.turns) * len(config.seeds) * config.trials
+    if planned > MAX_CELLS:
+        raise UserError(f"the sweep has {planned:,} cells; at most {MAX_CELLS:,} (split it into several sweeps)")
+    by_seed = {config.seeds[0]: first, **{seed: select_scenarios(config, seed) for seed in config.seeds[1:]}}
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
             for transport in config.transports:
