@@ -59,6 +59,9 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--agent-name", "agent_names", multiple=True, metavar="NAME",
               help="The agent's name in folders and the scorecard (model_id): one per --agent, in order "
                    "(default: the built-in's name, or one made from the command or module).")
+@click.option("--agent-env", "agent_env", multiple=True, metavar="NAME",
+              help="cmd:/py: agents: pass this variable of your environment to the agent's process; repeatable. "
+                   "By default it gets only PATH, HOME, locale and the like (AGENT_ENV), never your keys.")
 @click.option("--join-timeout", type=click.FloatRange(min=1), default=60, show_default=True,
               help="cmd: agents: seconds the command has to join before its meeting ends as agent_error.")
 @click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
@@ -86,7 +89,8 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
-        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float) -> None:
+        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
+        agent_env: tuple[str, ...] = ()) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
@@ -125,7 +129,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
                                      link=LinkOptions(captions=not no_captions), agent_name=agent.name,
-                                     join_timeout=join_timeout))
+                                     join_timeout=join_timeout, agent_env=agent_env))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
     todo = []

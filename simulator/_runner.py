@@ -97,6 +97,8 @@ class RunSpec:
     """The agent's name in the record and the scorecard (``model_id``); None: derived from ``agent``."""
     join_timeout: float = 60.0
     """cmd: agents: seconds the command has to join the meeting before it ends as agent_error (no_join)."""
+    agent_env: tuple[str, ...] = ()
+    """cmd:/py: processes: names of the harness's environment variables passed beyond ``AGENT_ENV``."""
 
 
 def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEngine, SpeechEngine]:
@@ -231,10 +233,11 @@ async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, p
                               entry.get("traceback") if isinstance(entry.get("traceback"), str) else None,
                               fatal=bool(entry.get("fatal")))
 
-            child = AgentProcess(agent.spec, spec.folder, py_agent_env(meeting.url, meeting.token, agent.target),
+            child = AgentProcess(agent.spec, spec.folder,
+                                 py_agent_env(meeting.url, meeting.token, agent.target, spec.agent_env),
                                  argv=py_agent_argv(agent.target), on_report=on_report)
         else:
-            child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token))
+            child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token, spec.agent_env))
         try:
             await child.start()
         except OSError as exc:

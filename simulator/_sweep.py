@@ -92,6 +92,9 @@ class SweepConfig(_Strict):
         default=[], description="Scenario .jsonl/.json files or folders (--scenarios)."
     )
     agents: list[str] = Field(min_length=1, description="Agent specs: built-in names, cmd:..., py:...")
+    agent_env: list[str] = Field(
+        default=[], description="cmd:/py: agents: environment variables passed beyond the allow-list (run --agent-env)."
+    )
     trials: int = Field(
         default=1, ge=1, le=1000, description="Trials of every (scenario, agent, seed, ...) cell."
     )
@@ -327,6 +330,7 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 speech=config.speech,
                                 meeting=meeting,
                                 link=LinkOptions(captions=config.captions),
+                                agent_env=tuple(config.agent_env),
                             )
     if not result.cells:
         raise UserError('the sweep has no cells (cmd: agents need transports = ["webrtc"])')
