@@ -55,6 +55,9 @@ INTERRUPTED_EXIT = 130
 @click.option("--agent-name", "agent_names", multiple=True, metavar="NAME",
               help="The agent's name in folders and the scorecard (model_id): one per --agent, in order "
                    "(default: the built-in's name, or one made from the command or module).")
+@click.option("--agent-env", "agent_env", multiple=True, metavar="NAME",
+              help="cmd:/py: agents: pass this variable of your environment to the agent's process; repeatable. "
+                   "By default it gets only PATH, HOME, locale and the like (AGENT_ENV), never your keys.")
 @click.option("--join-timeout", type=click.FloatRange(min=1), default=60, show_default=True,
               help="cmd: agents: seconds the command has to join before its meeting ends as agent_error.")
 @click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
@@ -82,7 +85,8 @@ INTERRUPTED_EXIT = 130
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
-        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float) -> None:
+        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
+        agent_env: tuple[str, ...] = ()) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
@@ -126,7 +130,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
                                                             extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
                                      link=LinkOptions(captions=not no_captions), agent_name=agent.name,
-                                     join_timeout=join_timeout))
+                                     join_timeout=join_timeout, agent_env=agent_env))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
     todo, reused = [], []
@@ -184,10 +188,10 @@ def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: 
     return resolved
 
 
-def _clear_for_rerun(folder: Path) -> None:
+def _clear_for_rerun(folder: Path, keep: bool = False) -> None:
     """Make way for a new run of ``folder``: a complete session (--force) is replaced; an incomplete one (a
-    crash) is never deleted but moved aside, and the move is reported. A folder another live process is
-    writing is left alone: a one-line error."""
+    crash), or any one with ``keep`` (a refused sweep cell, a link), is never deleted but moved aside, and the
+    move is reported. A folder another live process is writing is left alone: a one-line error."""
     from modylbench.record import SessionBusyError, SessionLock
     from modylbench.simulator._runner import session_complete
 
@@ -196,7 +200,7 @@ def _clear_for_rerun(folder: Path) -> None:
     except SessionBusyError as exc:
         raise UserError(f"{exc}; not touching it (wait for that run to end, or stop it)") from None
     try:
-        if session_complete(folder):
+        if session_complete(folder) and not keep and not folder.is_symlink():
             click.echo(f"replacing the complete session in {folder} (--force)", err=True)
             shutil.rmtree(folder)
             return
@@ -207,8 +211,8 @@ def _clear_for_rerun(folder: Path) -> None:
             n += 1
             aside = folder.with_name(f"{folder.name}.crashed-{stamp}-{n}")
         folder.rename(aside)
-        click.echo(f"{folder} held an incomplete session (a crashed or interrupted run): moved it aside to "
-                   f"{aside}", err=True)
+        why = "a session resume refused" if keep else "an incomplete session (a crashed or interrupted run)"
+        click.echo(f"{folder} held {why}: moved it aside to {aside}", err=True)
     finally:
         lock.release()
 
@@ -359,7 +363,7 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     --asr recognises the segments that have no recognised text yet and stores the answers in
     FOLDER/recognition.jsonl (the sealed record is left as it is); scoring then reads both.
     """
-    from modylbench.record import RecordIntegrityError, read_record
+    from modylbench.record import RecordIntegrityError, read_record, verify_media
     from modylbench.simulator._runner import check_seal
 
     # Owned before it is read: a record still being written would look cut short.
@@ -371,6 +375,10 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         except RecordIntegrityError as exc:
             raise UserError(f"record refused: {exc}") from None
         sealed, verdict = check_seal(folder, read)
+        try:
+            verdict += "; " + verify_media(folder, read.events)
+        except RecordIntegrityError as exc:
+            raise UserError(f"record refused: {exc}") from None
         _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths, asr)
 
 

@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from modylbench.record import fit_name
+
 MANIFEST_KEY = "session"
 """The manifest entry that records a session's key (``SessionKey.manifest_entry``)."""
 
@@ -48,7 +50,8 @@ class SessionKey:
         """The session folder's name: ``<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>``."""
         turns = "all" if self.turns is None else f"turns{self.turns}"
         agent = agent_slug(self.agent_name, self.agent)
-        return f"{self.scenario_id}__{agent}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}"
+        # fit_name: a long scenario id with a long agent name still fits the file system (hash-shortened).
+        return fit_name(f"{self.scenario_id}__{agent}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}")
 
     def folder(self, out: Path) -> Path:
         return out / self.name

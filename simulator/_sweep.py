@@ -38,6 +38,10 @@ MEETING_CPUS = {"inproc": 1.0, "webrtc": 0.25}
 """Ray CPUs one meeting asks for, by transport, measured with benchmarks/bench_meeting_cost.py (docs/scale.md):
 an in-process meeting computes flat out while it runs (a whole core's worth when it gets one); a real-time
 WebRTC meeting used 0.15 of a core on average (persona and a scripted agent), with room left for bursts."""
+_SLUG_CHARS = 48
+MAX_CELLS = 100_000
+"""Most cells one sweep may plan (a sweep of more is refused before it is expanded): each cell is a meeting
+of minutes and a folder of megabytes, so a larger grid is a typo, and expanding it would take gigabytes."""
 
 
 class _Strict(BaseModel):
@@ -87,6 +91,9 @@ class SweepConfig(_Strict):
         default=[], description="Scenario .jsonl/.json files or folders (--scenarios)."
     )
     agents: list[str] = Field(min_length=1, description="Agent specs: built-in names, cmd:..., py:...")
+    agent_env: list[str] = Field(
+        default=[], description="cmd:/py: agents: environment variables passed beyond the allow-list (run --agent-env)."
+    )
     trials: int = Field(
         default=1, ge=1, le=1000, description="Trials of every (scenario, agent, seed, ...) cell."
     )
@@ -171,6 +178,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         raise UserError(f"{path}: cannot read it ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     ray_override = overrides.pop("ray", None)
     data.update({k: v for k, v in overrides.items() if v is not None})
     if ray_override is not None:
@@ -180,6 +189,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         config = SweepConfig.model_validate(data)
     except ValidationError as exc:
         raise config_error(str(path), exc) from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     # Relative scenario files are read from the sweep file's folder, wherever the command runs.
     config.scenario_files = [
         str(path.parent / p) if not Path(p).is_absolute() else p for p in config.scenario_files
@@ -248,7 +259,13 @@ def plan(config: SweepConfig, out: Path) -> Plan:
     for agent in config.agents:
         if agent.startswith("cmd:") and "inproc" in config.transports:
             click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
-    by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
+    first = select_scenarios(config, config.seeds[0])
+    # Counted before anything is expanded (or any instance built): the product, less cmd: agents' inproc cells.
+    pairs = sum(1 for a in config.agents for t in config.transports if not (a.startswith("cmd:") and t == "inproc"))
+    planned = len(first) * pairs * len(config.turns) * len(config.seeds) * config.trials
+    if planned > MAX_CELLS:
+        raise UserError(f"the sweep has {planned:,} cells; at most {MAX_CELLS:,} (split it into several sweeps)")
+    by_seed = {config.seeds[0]: first, **{seed: select_scenarios(config, seed) for seed in config.seeds[1:]}}
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
             for transport in config.transports:
@@ -276,6 +293,7 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 speech=config.speech,
                                 meeting=meeting,
                                 link=LinkOptions(captions=config.captions),
+                                agent_env=tuple(config.agent_env),
                             )
     if not result.cells:
         raise UserError('the sweep has no cells (cmd: agents need transports = ["webrtc"])')
@@ -285,26 +303,40 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 # ------------------------------------------------------------------ one cell, wherever it runs
 
 
-def cell_status(folder: Path, panel: list[str], spec: Any = None) -> Literal["todo", "complete", "rescore", "broken"]:
+def cell_status(folder: Path, panel: list[str], spec: Any = None,
+                refused: dict[Path, str] | None = None) -> Literal["todo", "complete", "rescore", "broken"]:
     """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
 
     With the cell's ``spec``, a complete folder that recorded another session (``session_difference``) is refused
-    with one line: it is never reused for this cell, nor replaced without being asked.
+    with one line: it is never reused for this cell, nor replaced without being asked. A complete folder that
+    fails verification (``verify_session``) is broken, with the reason in ``refused``.
     """
-    from modylbench.simulator._runner import session_complete, session_difference
+    from modylbench.simulator._runner import session_complete, session_difference, verify_session
 
-    if not folder.exists():
+    if not folder.exists() and not folder.is_symlink():
         return "todo"
     if not session_complete(folder):
         return "broken"
     if spec is not None and (diff := session_difference(spec)) is not None:
         raise UserError(f"{folder} holds a complete session of another configuration ({diff}); move it away or "
                         "sweep into another out folder")
+    why = verify_session(folder, spec.scenario if spec is not None else None)
+    if why is None and not _is_cell(folder):
+        why = "its manifest does not name it as this sweep cell"
+    if why is not None:
+        if refused is not None:
+            refused[folder] = why
+        return "broken"
     try:
         judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
     except (OSError, ValueError, AttributeError):
         return "broken"
     return "complete" if judges == panel else "rescore"
+
+
+def _is_cell(folder: Path) -> bool:
+    cell = (SessionFolder(folder).read_manifest() or {}).get("sweep_cell")
+    return isinstance(cell, dict) and cell.get("name") == folder.name
 
 
 def node_info() -> dict[str, Any]:
@@ -386,13 +418,19 @@ def _label(manifest: dict[str, Any], varying: set[str]) -> str:
 class Results:
     """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
 
-    def __init__(self, out: Path, planned: int):
+    def __init__(self, out: Path, planned: int, verify: Callable[[Path], str | None] | None = None):
         from modylbench.simulator._results import complete_sessions, load_result
 
         self.out, self.planned, self.failed = out, planned, 0
         self._loaded: dict[str, Any] = {}
-        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate.
+        self.refused: dict[Path, str] = {}
+        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate,
+        # once verified (a planted or edited cell is said so and left out).
         for folder in complete_sessions(out):
+            why = verify(folder) if verify is not None else None
+            if why is not None:
+                self.refused[folder] = why
+                continue
             self.add(folder, load=load_result)
 
     def add(self, folder: Path, load: Callable[[Path], Any] | None = None) -> None:
@@ -493,6 +531,35 @@ async def run_local(
 # ------------------------------------------------------------------ the command
 
 
+def _verifier(config: SweepConfig, p: Plan, refused: dict[Path, str]) -> Callable[[Path], str | None]:
+    """What the results ask of each complete folder in OUT: the verdict resume gave a planned cell, or
+    ``verify_session`` with the scenario its manifest names (loaded from the sweep's scenario files)."""
+    from modylbench.simulator._cmd_scenarios import load_all
+    from modylbench.simulator._runner import verify_session
+
+    planned = {spec.folder: spec for spec in p.specs.values()}
+    loaded: dict[tuple[str, int], Any] = {(s.scenario.scenario_id, s.meeting.seed): s.scenario for s in planned.values()}
+
+    def verify(folder: Path) -> str | None:
+        if folder in refused:
+            return refused[folder]
+        if folder in planned and not folder.is_symlink():
+            return None  # resume verified it (or it was just run or re-scored)
+        manifest = SessionFolder(folder).read_manifest() or {}
+        sid, seed = manifest.get("scenario_id"), manifest.get("seed", 0)
+        if not isinstance(sid, str) or not isinstance(seed, int):
+            return "its manifest names no scenario"
+        if (sid, seed) not in loaded:
+            try:
+                loaded[(sid, seed)] = load_all(tuple(Path(f) for f in config.scenario_files), seed, [sid]).get(sid)
+            except UserError:
+                loaded[(sid, seed)] = None
+        why = verify_session(folder, loaded[(sid, seed)])
+        return why if why is not None or _is_cell(folder) else "its manifest does not name it as a sweep cell"
+
+    return verify
+
+
 def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     if not values:
         return None
@@ -508,16 +575,21 @@ def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     return out
 
 
-def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[tuple[Cell, str]]]:
-    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells."""
+def _prepare(p: Plan, panel: list[str], dry_run: bool,
+             refused: dict[Path, str]) -> tuple[list[Any], list[tuple[Cell, str]]]:
+    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells.
+    Cells that fail verification are said so, and their reasons kept in ``refused``."""
     from modylbench.simulator._cmd_run import _clear_for_rerun
 
     todo: list[Any] = []
     rows: list[tuple[Cell, str]] = []
     for cell in p.cells:
         spec = p.specs[cell.name]
-        status = cell_status(spec.folder, panel, spec)
+        status = cell_status(spec.folder, panel, spec, refused)
         rows.append((cell, status))
+        if spec.folder in refused:
+            click.echo(f"refused {spec.folder.name}: {refused[spec.folder]}; "
+                       + ("it would be moved aside and run again" if dry_run else "moved aside, run again"), err=True)
         if dry_run or status == "complete":
             continue
         if status == "rescore":
@@ -525,7 +597,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[
             score_cell(spec, panel)
             continue
         if status == "broken":
-            _clear_for_rerun(spec.folder)  # never deleted: renamed to <cell>.crashed-<time>, and said so
+            _clear_for_rerun(spec.folder, keep=spec.folder in refused)  # never deleted: renamed to <cell>.crashed-<time>, and said so
         todo.append(spec)
     return todo, rows
 
@@ -615,7 +687,8 @@ def sweep(
     panel = list(config.judges)
     check_judges(panel)
     p = plan(config, target)
-    todo, rows = _prepare(p, panel, dry_run)
+    refused: dict[Path, str] = {}
+    todo, rows = _prepare(p, panel, dry_run, refused)
     if dry_run:
         for cell, status in rows:
             click.echo(f"{status:<8} {cell.name}")
@@ -645,7 +718,10 @@ def sweep(
         )
         + "\n",
     )
-    results = Results(target, len(p.cells))
+    results = Results(target, len(p.cells), verify=_verifier(config, p, refused))
+    for folder, why in results.refused.items():
+        if folder not in refused:
+            click.echo(f"refused {folder.name}: {why}; left out of the results", err=True)
     results.write()
     done = [len(p.cells) - len(todo)]
     click.echo(

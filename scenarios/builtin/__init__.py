@@ -74,6 +74,11 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
         raise ScenarioLoadError(
             [f"{scenario_id}: cannot build the instance for seed {seed}: {exc}"]
         ) from None
+    except (LookupError, ArithmeticError) as exc:  # a builder's bug for this draw: one line, not a traceback
+        raise ScenarioLoadError(
+            [f"{scenario_id}: cannot build the instance for seed {seed} (a bug in its builder: "
+             f"{type(exc).__name__}: {exc})"]
+        ) from None
     if scenario.scenario_id != scenario_id:
         raise ValueError(
             f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}"
