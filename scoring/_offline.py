@@ -19,16 +19,16 @@ from modylbench.scenarios import (
     MISSING,
     Aligner,
     ExpectedFact,
-    close,
-    label_tokens,
-    unit_family,
     Scenario,
     apply_mutations,
+    close,
+    label_tokens,
     leaves,
     normal_text,
     parse_signal_number,
     quantity_spans,
     spoken_to_digits,
+    unit_family,
     value_credit,
 )
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
@@ -339,7 +339,7 @@ class _Claims:
             if _CORRECT.search(clause) is not None and spans:
                 # A correction replaces what was said before for the same quantity; the figure it
                 # corrects ("24.6 %, not 27 %") is no claim.
-                for k, (s0, _e0, q) in enumerate(spans):
+                for k, (s0, _e0, _q) in enumerate(spans):
                     if _NOT_BEFORE.search(clause[max(0, s0 - 20) : s0]):
                         mine[k] = False
                 stated = [q for k, (_s, _e, q) in enumerate(spans) if mine[k]]
@@ -395,7 +395,7 @@ class _Claims:
             return [], False
         for ci, (clause, spans) in enumerate(self.clauses):
             for s2, e2, c in spans:
-                if _trivial(c) or any(number_matches(c, value, unit, tol) for _ in (0,)):
+                if _trivial(c) or number_matches(c, value, unit, tol):
                     continue
                 if not any(_compatible(c, h) and _near(c, h) for _ci, _s, _e, h in matches):
                     continue

@@ -7,8 +7,8 @@ import re
 
 from modylbench.scenarios import (
     ExpectedFact,
-    close,
     Quantity,
+    close,
     has_term,
     normal_text,
     number_matches,
