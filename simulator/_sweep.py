@@ -303,8 +303,8 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 # ------------------------------------------------------------------ one cell, wherever it runs
 
 
-def cell_status(folder: Path, panel: list[str], spec: Any = None,
-                refused: dict[Path, str] | None = None) -> Literal["todo", "complete", "rescore", "broken"]:
+def cell_status(folder: Path, panel: list[str], spec: Any = None, refused: dict[Path, str] | None = None, *,
+                scenario: Any = None) -> Literal["todo", "complete", "rescore", "broken"]:
     """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
 
     With the cell's ``spec``, a complete folder that recorded another session (``session_difference``) is refused
@@ -320,7 +320,7 @@ def cell_status(folder: Path, panel: list[str], spec: Any = None,
     if spec is not None and (diff := session_difference(spec)) is not None:
         raise UserError(f"{folder} holds a complete session of another configuration ({diff}); move it away or "
                         "sweep into another out folder")
-    why = verify_session(folder, spec.scenario if spec is not None else None)
+    why = verify_session(folder, scenario if scenario is not None else spec.scenario if spec is not None else None)
     if why is None and not _is_cell(folder):
         why = "its manifest does not name it as this sweep cell"
     if why is not None:
@@ -335,8 +335,10 @@ def cell_status(folder: Path, panel: list[str], spec: Any = None,
 
 
 def _is_cell(folder: Path) -> bool:
-    cell = (SessionFolder(folder).read_manifest() or {}).get("sweep_cell")
-    return isinstance(cell, dict) and cell.get("name") == folder.name
+    """The folder's manifest names it as the session it holds (its key, or an older sweep's cell entry)."""
+    manifest = SessionFolder(folder).read_manifest() or {}
+    return any(isinstance(c := manifest.get(k), dict) and c.get("name") == folder.name
+               for k in (MANIFEST_KEY, "sweep_cell"))
 
 
 def node_info() -> dict[str, Any]:

@@ -106,7 +106,7 @@ def test_long_names_are_hash_shortened_to_fit_the_file_system() -> None:
     assert len(fit_name(a).encode()) <= MAX_FOLDER_NAME and fit_name(a) != fit_name(b)
     assert fit_name("short__name") == "short__name"
     assert len(fit_name("é" * 300).encode()) <= MAX_FOLDER_NAME  # cut on a character, not inside one
-    cell = Cell("x" * 200, "cmd:" + "y" * 300, "webrtc", None, 3, 0)
+    cell = Cell("x" * 200, "cmd:" + "y" * 300, "y" * 300, "webrtc", None, 3, 0)
     assert len(cell.name.encode()) <= MAX_FOLDER_NAME
 
 

@@ -198,8 +198,8 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     assert exit_code(["sweep", str(path), "--agent", "polite"]) == 0
     assert len(json.loads((out / "scorecard.json").read_text())["scenarios"]) == 6
     mini = load_path(MINI)[0]
-    assert cell_status(kept, ["offline"], mini) == "complete"
-    assert cell_status(kept, ["offline", "openai/gpt-4o-mini"], mini) == "rescore"
+    assert cell_status(kept, ["offline"], scenario=mini) == "complete"
+    assert cell_status(kept, ["offline", "openai/gpt-4o-mini"], scenario=mini) == "rescore"
     assert cell_status(kept, ["offline"]) == "broken"  # a cell is counted only once verified against its scenario
     assert cell_status(tmp_path / "nothing", ["offline"]) == "todo"
 

@@ -143,7 +143,7 @@ def test_a_folder_named_like_a_script_link_is_only_a_relative_path(results: Path
     import shutil
 
     root = tmp_path / "hostile"
-    session = next((results / "two").glob(f"{SCENARIO}__oracle__t0"))
+    session = next((results / "two").glob(f"{SCENARIO}__oracle__inproc__turns2__seed0__t0"))
     for name in ("javascript:alert(1)", "data:text,x", "?q#frag"):
         shutil.copytree(session, root / name)
     assert exit_code(["view", str(root)]) == 0
@@ -161,7 +161,7 @@ def test_a_folder_named_like_a_script_link_is_only_a_relative_path(results: Path
 
 
 def test_server_sends_csp_and_nosniff_on_every_answer(server: tuple[str, int]) -> None:
-    for path, status in (("/", 200), (f"/two/{SCENARIO}__oracle__t0/report.html", 200), ("/nothing", 404)):
+    for path, status in (("/", 200), (f"/two/{SCENARIO}__oracle__inproc__turns2__seed0__t0/report.html", 200), ("/nothing", 404)):
         conn = http.client.HTTPConnection(*server, timeout=10)
         conn.request("GET", path)
         resp = conn.getresponse()
