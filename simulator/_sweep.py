@@ -22,7 +22,7 @@ import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from modylbench.record import ProgressReporter, SessionFolder
-from modylbench.simulator._cli_common import check_judges, judge_option
+from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
@@ -517,15 +517,24 @@ async def run_local(
                     )
             except UserError:
                 raise
+            except asyncio.CancelledError:
+                if reporter is not None:
+                    reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
+                raise
             except Exception as exc:  # noqa: BLE001 - one failed cell never ends the sweep; resume redoes it
                 logger.exception("cell %s failed", spec.folder.name)
                 outcome = Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500])
             on_done(spec, outcome)
 
+    def heard() -> None:
+        click.echo("Ctrl-C: stopping the running cells (Ctrl-C again to quit at once)", err=True)
+
+    release = stop_on_ctrl_c(heard)
     try:
         with forwarding(reporter) if pool is not None and reporter is not None else nullcontext() as remote:
             await asyncio.gather(*(one(s, remote) for s in todo))
     finally:
+        release()
         if pool is not None:
             pool.close()
 
@@ -762,6 +771,7 @@ def sweep(
             err=True,
         )
 
+    interrupted = False
     with reporter:
         if todo and config.ray is not None and config.ray.address:
             from modylbench.simulator._ray import run_on_ray
@@ -771,9 +781,12 @@ def sweep(
                 reporter.emit("session_started", task, **fields)
             run_on_ray(todo, panel, config.ray, target, on_done)
         elif todo:
-            asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
-    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total, interrupted=False)  # fmt: skip
+            try:
+                asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
+            except asyncio.CancelledError:  # Ctrl-C: the running cells were stopped and are kept incomplete
+                interrupted = True
+        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                      total=reporter.total, interrupted=interrupted)  # fmt: skip
     card = results.write()
     if card is not None:
         from modylbench.simulator._cli_common import write_report
@@ -781,6 +794,10 @@ def sweep(
         write_report(card, target, responses=results.responses())
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
+    if interrupted:
+        click.echo(f"interrupted: the stopped cells are kept incomplete; sweep into {target} again to redo them",
+                   err=True)
+        sys.exit(130)
     if results.failed:
         raise UserError(
             f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",

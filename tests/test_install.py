@@ -103,6 +103,11 @@ def test_the_readme_install_holds_the_whole_product(tmp_path: Path) -> None:
     for folder in sessions:
         assert json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["seed"] == SEED
 
+    # serve's ready-to-paste command runs the installed example agent (python -m modylbench.examples.echo_agent).
+    usage = subprocess.run([str(bin_ / "python"), "-m", "modylbench.examples.echo_agent"], cwd=away, env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 1 and "usage: echo_agent.py URL TOKEN" in usage.stderr, usage.stderr[-2000:]
+
     out = away / "dataset"
     _sh([str(bin_ / "modylbench"), "export-dataset", str(out), "--seed", str(SEED)], away, env)
     rows = [json.loads(line) for line in (out / "data" / "test.jsonl").read_text(encoding="utf-8").splitlines()]
