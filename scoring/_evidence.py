@@ -215,6 +215,12 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evid
     check = _Check(scenario)
     # Expected edits whose value the persona's template already holds (headings, categories) are given.
     work = [i for i in work if not _given(expected[i], check, contents)]
+    # A removal the same turn writes again (a row deleted and added anew) is a replacement: the part's
+    # new value is the evidence, whether the agent deleted first or rewrote it in place.
+    work = [i for i in work if not (expected[i].mutation_type in _REMOVALS and any(
+        j > i and expected[j].turn_index == expected[i].turn_index and expected[j].product_id == expected[i].product_id
+        and expected[j].path == expected[i].path and expected[j].mutation_type not in _REMOVALS
+        for j in range(len(expected))))]
     touched: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     removals: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for m in traj:

@@ -260,7 +260,14 @@ def _stated_tolerance_pct(v: float) -> float:
         return KNOWN_TOLERANCE_PCT
     text = repr(abs(v))
     decimals = len(text.split(".")[1]) if "." in text and not text.endswith(".0") and "e" not in text else 0
-    return max(KNOWN_TOLERANCE_PCT, 0.5 * 10 ** (-decimals) / abs(v) * 100)
+    unit = 10.0 ** (-decimals)
+    if decimals == 0 and abs(v) >= 1000:
+        # Full digits carry their precision in their trailing zeros: $2,400,000 is $2.4M.
+        n = int(abs(v))
+        while n and n % 10 == 0:
+            n //= 10
+            unit *= 10
+    return max(KNOWN_TOLERANCE_PCT, 0.5 * unit / abs(v) * 100)
 
 
 def _is_known(v: float, known: list[float], tolerance_pct: float = KNOWN_TOLERANCE_PCT) -> bool:
@@ -337,15 +344,23 @@ class _Claims:
                 # What the retracting sentence says itself stands.
             mine = [True] * len(spans)
             if _CORRECT.search(clause) is not None and spans:
-                # A correction replaces what was said before for the same quantity; the figure it
-                # corrects ("24.6 %, not 27 %") is no claim.
-                for k, (s0, _e0, _q) in enumerate(spans):
+                # A correction replaces what was said before: the figure it negates ("24.6 %, not 27 %")
+                # is no claim, here or earlier in the turn; without one, it replaces earlier figures of
+                # the same kind and size that stand for no quantity of their own.
+                negated = []
+                for k, (s0, _e0, q) in enumerate(spans):
                     if _NOT_BEFORE.search(clause[max(0, s0 - 20) : s0]):
                         mine[k] = False
+                        negated.append(q)
                 stated = [q for k, (_s, _e, q) in enumerate(spans) if mine[k]]
                 for (_c, prev), flags in zip(self.clauses, live, strict=True):
                     for k, (_s, _e, pq) in enumerate(prev):
-                        if any(_compatible(pq, q) and _near(pq, q) for q in stated):
+                        if negated:
+                            if any(_same_figure(pq, q) for q in negated):
+                                flags[k] = False
+                        elif any(_compatible(pq, q) and _near(pq, q) for q in stated) and not (
+                            _q_known(pq, accounted or []) or any(_same_figure(pq, g) for g in given or [])
+                        ):
                             flags[k] = False
             if _HEDGE.search(clause) is None:
                 firm.append(clause)
@@ -379,20 +394,23 @@ class _Claims:
         inputs given in this turn, the previous one or the brief (quoting them is no rival)."""
         return _q_known(q, self.accounted) or any(_same_figure(q, g) for g in self.given)
 
-    def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool]:
-        """(figures that state the value as a claim, whether it was only said hedged).
+    def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool, float]:
+        """(figures that state the value as a claim, whether it was only said hedged, the share of the claim).
 
-        A figure is no claim when a rival of the same kind and size stands anywhere in the turn that
-        stands for no quantity of its own (not a true figure, not an input given), or that is offered as
-        its alternative in its sentence ('or', a hedge word between them); it is hedged when a hedge
-        word comes just before it.
+        A figure is no claim when a rival of the same kind and size stands in its sentence that stands for
+        no quantity of its own (not a true figure, not an input given), or that is offered as its
+        alternative ('or', a hedge word between them); it is hedged when a hedge word comes just before
+        it. Rivals elsewhere in the turn share the claim: with n of them, it is worth 1 / (1 + n), so
+        offering k values for one quantity in k sentences buys nothing over offering one.
         """
         clean: list[Quantity] = []
         hedged_only: list[Quantity] = []
         matches = [(ci, s, e, h) for ci, (_c, spans) in enumerate(self.clauses) for s, e, h in spans
                    if number_matches(h, value, unit, tol)]
         if not matches:
-            return [], False
+            return [], False, 0.0
+        match_clauses = {ci for ci, _s, _e, _h in matches}
+        elsewhere = 0
         for ci, (clause, spans) in enumerate(self.clauses):
             for s2, e2, c in spans:
                 if _trivial(c) or number_matches(c, value, unit, tol):
@@ -400,19 +418,26 @@ class _Claims:
                 if not any(_compatible(c, h) and _near(c, h) for _ci, _s, _e, h in matches):
                     continue
                 if not self.is_accounted(c):
-                    return [], False  # another value for the same quantity: no claim
+                    if ci in match_clauses:
+                        return [], False, 0.0  # another value for the same quantity beside it: no claim
+                    elsewhere += 1
+                    continue
                 for mci, s, e, h in matches:
                     if mci == ci and _compatible(c, h) and _near(c, h):
-                        between = clause[min(e, e2) : max(s, s2)]
-                        if _ALTERNATIVE.search(between) is not None or _HEDGE.search(between) is not None:
-                            return [], False
+                        # Offered as alternatives: next to each other, 'or' or a hedge between them.
+                        lo, hi = min(e, e2), max(s, s2)
+                        between = clause[lo:hi]
+                        adjacent = not any(lo <= s3 and e3 <= hi for s3, e3, _q3 in spans)
+                        if adjacent and (_ALTERNATIVE.search(between) is not None or _HEDGE.search(between) is not None):
+                            return [], False, 0.0
         for ci, s, _e, h in matches:
             clause = self.clauses[ci][0]
             hedged = _HEDGE.search(clause[max(0, s - HEDGE_REACH) : s]) is not None
             (hedged_only if hedged else clean).append(h)
+        share = 1.0 / (1 + elsewhere)
         if clean:
-            return clean, False
-        return hedged_only, bool(hedged_only)
+            return clean, False, share
+        return hedged_only, bool(hedged_only), share
 
     def values_for(self, value: float, unit: str, tol: float, terms: tuple[str, ...]) -> list[Quantity]:
         """Figures standing in sentences that name the fact (its description's words) with another
@@ -484,6 +509,8 @@ class FactEvidence:
     """Stated only with a hedge ("maybe 24.6%"): half credit."""
     given: bool = False
     """A figure the persona or the brief had already said in this turn: worth half."""
+    share: float = 1.0
+    """1 / (1 + rivals elsewhere in the turn): the claim shared with the other values offered for it."""
 
     @property
     def numeric(self) -> bool:
@@ -516,14 +543,16 @@ class _Reading:
         for f in expected:
             numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
             given = numeric and any(number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs)
+            share = 1.0
             if numeric:
-                fq, hedged = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
+                fq, hedged, share = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
                 stated = fact_stated(f, self.tnorm, fq)
             elif fact_stated(f, claims.firm_text, []):
                 stated, hedged = True, False
             else:
                 stated = hedged = fact_stated(f, self.tnorm, [])
-            out.append(FactEvidence(fact=f, stated=stated, hedged=stated and hedged, given=given))
+            out.append(FactEvidence(fact=f, stated=stated, hedged=stated and hedged, given=given,
+                                    share=share if numeric and stated and fq else 1.0))
         return out
 
     def contradicts(self, f: ExpectedFact) -> bool:
@@ -541,7 +570,7 @@ def _credit(ev: FactEvidence, words_factor: float) -> float:
     # Talking points recited with the whole meeting's list lose credit; figures do not.
     if not ev.stated:
         return 0.0
-    return (HEDGED_FACT_CREDIT if ev.hedged else 1.0) * (1.0 if ev.numeric else words_factor)
+    return (HEDGED_FACT_CREDIT if ev.hedged else 1.0) * (1.0 if ev.numeric else words_factor) * ev.share
 
 
 def _states_truth(q: Quantity, turn: Any, edge: Any) -> bool:

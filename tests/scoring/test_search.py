@@ -222,8 +222,6 @@ def test_knowledge_is_nested() -> None:
 KNOWN_BREACHES = {
     ("deep_researcher_battery_briefing", 0.2): "partial p=0.2 reaches 3.30 against the 3.30 bound "
     "(seed 0's words with public figures swapped in, generic pushback on curveballs)",
-    ("financial_analyst_lbo_model", 1): "fairness minimum 8.87 (snapshots with two-turn-late edits lose 26 of "
-    "165 expected edits; stacked transforms lose some facts)",
 }
 
 
