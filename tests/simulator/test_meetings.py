@@ -246,7 +246,7 @@ def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
     scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}
     assert scores["oracle"] >= 9.0 and scores["polite"] < scores["oracle"]
     for agent in ("oracle", "polite"):
-        manifest = json.loads((out / f"mini_fixture__{agent}" / "manifest.json").read_text())
+        manifest = json.loads((out / f"mini_fixture__{agent}__webrtc__all__seed0__t0" / "manifest.json").read_text())
         assert manifest["complete"] and manifest["transport"] == "webrtc"
         assert manifest["media"]["audio_frames_sent"] > 50
         assert f"mini_fixture × {agent}: completed, 4 turns" in err
