@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
-from modylbench.simulator._errors import UserError
+from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
@@ -719,7 +719,7 @@ def sweep(
     if interrupted:
         click.echo(f"interrupted: the stopped cells are kept incomplete; sweep into {target} again to redo them",
                    err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT)
     if results.failed:
         raise UserError(
             f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",
