@@ -190,6 +190,9 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
 # ------------------------------------------------------------------ cells
 
 
+REUSED_SHOWN = 20
+"""Reused cells the summary names one by one (a large sweep names the first ones and counts the rest)."""
+
 Cell: TypeAlias = SessionKey
 """One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
 
@@ -714,6 +717,12 @@ def sweep(
         from modylbench.simulator._cli_common import write_report
 
         write_report(card, target, responses=results.responses())
+    reused = [cell.name for cell, status in rows if status in ("complete", "rescore")]
+    if reused:
+        shown = ", ".join(reused[:REUSED_SHOWN]) + (f" and {len(reused) - REUSED_SHOWN} more (--dry-run lists them)"
+                                                     if len(reused) > REUSED_SHOWN else "")
+        click.echo(f"reused {len(reused)} complete cell{'s' if len(reused) != 1 else ''} of the same configuration "
+                   f"(not run again): {shown}", err=reporter.mode == "json")
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
     if interrupted:

@@ -85,7 +85,8 @@ def test_the_readme_install_holds_the_whole_product(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     _sh([sys.executable, "-m", "venv", str(venv)], away, env)
-    installed = _sh([str(venv / "bin" / "pip"), "install", str(src)], away, env)
+    # -v: pip shows the build backend's own output, where setuptools prints its deprecation warnings.
+    installed = _sh([str(venv / "bin" / "pip"), "install", "-v", str(src)], away, env)
     assert "SetuptoolsDeprecationWarning" not in installed
     t_install = time.monotonic() - t0
     bin_ = venv / "bin"
