@@ -28,7 +28,7 @@ from modylbench.simulator._cli_common import (
     write_report,
 )
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
-from modylbench.simulator._errors import UserError
+from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._results import LEADERBOARD_MD
 from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
@@ -37,8 +37,6 @@ logger = logging.getLogger(__name__)
 
 AGENT_ERROR_EXIT = 4
 """``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
-INTERRUPTED_EXIT = 130
-"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""
 
 
 @click.command("run")
@@ -161,8 +159,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         if finished:
             with contextlib.suppress(SystemExit):
                 _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
-        click.echo(f"interrupted: {reporter.done} sessions finished, the others were stopped and kept incomplete; "
-                   "run again to play them", err=True)
+        n = reporter.done
+        click.echo(f"interrupted: {n} session{'s' if n != 1 else ''} finished, the others were stopped and kept "
+                   "incomplete; run again to play them", err=True)
         sys.exit(INTERRUPTED_EXIT)
     _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+INTERRUPTED_EXIT = 130
+"""Exit code of any command stopped by Ctrl-C (128 + SIGINT, as a shell reports it)."""
+
 
 class UserError(Exception):
     """A problem with the user's input or environment; ``exit_code`` 2 by convention."""

@@ -61,6 +61,22 @@ class SessionKey:
         return {"name": self.name, **asdict(self)}
 
 
+def session_folders(out: Path, **match: Any) -> list[Path]:
+    """The session folders directly under ``out`` whose recorded key has the given fields (e.g.
+    ``agent_name="echo"``), in name order: how a test or a script finds a session without spelling its name."""
+    import json
+
+    found = []
+    for folder in sorted(p for p in out.iterdir() if p.is_dir()) if out.is_dir() else []:
+        try:
+            key = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get(MANIFEST_KEY) or {}
+        except (OSError, ValueError):
+            continue
+        if all(key.get(k) == v for k, v in match.items()):
+            found.append(folder)
+    return found
+
+
 def recorded_difference(manifest: dict[str, Any], wanted: dict[str, Any], scenario_hash: str) -> str | None:
     """How the session a manifest records differs from the key ``wanted`` (a ``manifest_entry``) playing a
     scenario of ``scenario_hash``; None when it is the same session (what resume may reuse)."""

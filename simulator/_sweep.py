@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
-from modylbench.simulator._errors import UserError
+from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
@@ -200,6 +200,9 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
 
 # ------------------------------------------------------------------ cells
 
+
+REUSED_SHOWN = 20
+"""Reused cells the summary names one by one (a large sweep names the first ones and counts the rest)."""
 
 Cell: TypeAlias = SessionKey
 """One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
@@ -792,12 +795,18 @@ def sweep(
         from modylbench.simulator._cli_common import write_report
 
         write_report(card, target, responses=results.responses())
+    reused = [cell.name for cell, status in rows if status in ("complete", "rescore")]
+    if reused:
+        shown = ", ".join(reused[:REUSED_SHOWN]) + (f" and {len(reused) - REUSED_SHOWN} more (--dry-run lists them)"
+                                                     if len(reused) > REUSED_SHOWN else "")
+        click.echo(f"reused {len(reused)} complete cell{'s' if len(reused) != 1 else ''} of the same configuration "
+                   f"(not run again): {shown}", err=reporter.mode == "json")
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
     if interrupted:
         click.echo(f"interrupted: the stopped cells are kept incomplete; sweep into {target} again to redo them",
                    err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT)
     if results.failed:
         raise UserError(
             f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from modylbench.simulator._errors import UserError
+from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 
 # name -> ("module:attribute", one-line help). Modules load lazily so --help stays fast.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT)
     except BrokenPipeError:
         sys.exit(0)
 

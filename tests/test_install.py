@@ -49,8 +49,15 @@ def _shipped_files() -> list[str]:
     return sorted(out)
 
 
+def _lowest_priority() -> None:
+    # test.sh runs this check beside the rest of the suite, whose real-time meetings pace audio every 20 ms:
+    # the install and its meetings take the CPU those leave idle, never theirs.
+    os.nice(19)
+
+
 def _sh(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> str:
-    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=_lowest_priority)
     assert done.returncode == 0, f"{' '.join(argv)} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done.stdout + done.stderr
 
@@ -78,7 +85,8 @@ def test_the_readme_install_holds_the_whole_product(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     _sh([sys.executable, "-m", "venv", str(venv)], away, env)
-    installed = _sh([str(venv / "bin" / "pip"), "install", str(src)], away, env)
+    # -v: pip shows the build backend's own output, where setuptools prints its deprecation warnings.
+    installed = _sh([str(venv / "bin" / "pip"), "install", "-v", str(src)], away, env)
     assert "SetuptoolsDeprecationWarning" not in installed
     t_install = time.monotonic() - t0
     bin_ = venv / "bin"
@@ -105,7 +113,7 @@ def test_the_readme_install_holds_the_whole_product(tmp_path: Path) -> None:
 
     # serve's ready-to-paste command runs the installed example agent (python -m modylbench.examples.echo_agent).
     usage = subprocess.run([str(bin_ / "python"), "-m", "modylbench.examples.echo_agent"], cwd=away, env=env,
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=60, preexec_fn=_lowest_priority)
     assert usage.returncode == 1 and "usage: echo_agent.py URL TOKEN" in usage.stderr, usage.stderr[-2000:]
 
     out = away / "dataset"

@@ -23,6 +23,7 @@ from modylbench.channels import InProcessMeeting, VirtualClock, WallClock
 from modylbench.record import AgentError, read_record
 from modylbench.simulator import UserError, resolve_agent
 from modylbench.simulator._external import AgentProcess
+from modylbench.simulator._sessionkey import session_folders
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,15 +31,12 @@ MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 ECHO = ROOT / "examples" / "echo_agent.py"
 PY = shlex.quote(sys.executable)
 
-def session_folder(out: Path, agent: str, scenario: str = "mini_fixture") -> Path:
-    """The one session folder of ``agent`` in ``out`` (named by its whole session key: transport, slice, seed,
-    trial, and a hash where the agent's name is not its spec)."""
-    found = [p for p in out.iterdir() if p.is_dir() and (p.name.startswith(f"{scenario}__{agent}__")
-                                                          or p.name.startswith(f"{scenario}__{agent}-"))]
-    assert len(found) == 1, f"{agent}: {[p.name for p in out.iterdir()]}"
-    return found[0]
 
 
+def _session(out: Path, agent_name: str) -> Path:
+    """The one session folder in ``out`` of the agent named ``agent_name``."""
+    (folder,) = session_folders(out, agent_name=agent_name)
+    return folder
 
 def _run(out: Path, *args: str) -> int:
     return exit_code(["run", "mini_fixture", "--scenarios", str(MINI), "--out", str(out), "--progress", "off",
@@ -147,19 +145,19 @@ def test_py_agents_in_process_failures_flagged_and_exit_4(tmp_path: Path, monkey
     err = capsys.readouterr().err
     assert code == 4, err
     card = _card(out)
-    echo = _events(session_folder(out, "echo"))
+    echo = _events(_session(out, "echo"))
     assert card["echo"]["termination_reason"] == "completed" and "agent_error" not in card["echo"]["flags"]
     assert sum(e.event == "agent_done" for e in echo) == 4 and not any(isinstance(e, AgentError) for e in echo)
     assert any(e.event == "file_transfer" and e.direction == "from_agent" and e.ok for e in echo)
 
-    crashed = [e for e in _events(session_folder(out, "crashy")) if isinstance(e, AgentError)]
+    crashed = [e for e in _events(_session(out, "crashy")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
     assert "RuntimeError: my model client blew up" in crashed[0].message and "Traceback" in (crashed[0].traceback or "")
     assert card["crashy"]["termination_reason"] == "agent_error" and "agent_error" in card["crashy"]["flags"]
-    assert _manifest(session_folder(out, "crashy"))["agent_kind"] == "py"
+    assert _manifest(_session(out, "crashy"))["agent_kind"] == "py"
     assert "mini_fixture × crashy: agent_error (crash, fatal): the agent raised RuntimeError" in err
 
-    flaky = [e for e in _events(session_folder(out, "flaky")) if isinstance(e, AgentError)]
+    flaky = [e for e in _events(_session(out, "flaky")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.turn_index) for e in flaky] == [("model_error", False, i) for i in range(4)]
     assert card["flaky"]["termination_reason"] == "completed" and "agent_error" in card["flaky"]["flags"]
     assert "every session of agent 'crashy'" in err and "every session of agent 'flaky'" in err
@@ -171,8 +169,8 @@ def test_py_agent_over_webrtc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.chdir(ROOT)
     out = tmp_path / "runs"
     assert _run(out, "--agent", "py:examples.echo_agent:agent", "--agent-name", "echo", "--turns", "1") == 0
-    assert _manifest(session_folder(out, "echo"))["transport"] == "webrtc"
-    assert sum(e.event == "agent_done" for e in _events(session_folder(out, "echo"))) == 1
+    assert _manifest(_session(out, "echo"))["transport"] == "webrtc"
+    assert sum(e.event == "agent_done" for e in _events(_session(out, "echo"))) == 1
 
 
 def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -208,23 +206,23 @@ def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatc
     code = _run(out, "--agent", "py:byo_agents_pid:pid", "--agent", "py:byo_agents_pid:crashes",
                 "--agent-name", "pid", "--agent-name", "crashy", "--turns", "1")
     assert code == 4  # every session of each agent recorded an agent failure
-    events = _events(session_folder(out, "pid"))
+    events = _events(_session(out, "pid"))
     chats = [e.text for e in events if e.event == "chat_message" and e.sender == "agent"]
     assert len(chats) == 1 and chats[0].startswith("pid=")
     assert int(chats[0][4:]) not in (os.getpid(), 0)
-    manifest = _manifest(session_folder(out, "pid"))
+    manifest = _manifest(_session(out, "pid"))
     assert manifest["agent_kind"] == "py" and manifest["transport"] == "webrtc"
     assert manifest["agent_process"]["pid"] == int(chats[0][4:])
     assert manifest["termination_reason"] == "max_turns"
     errors = [e for e in events if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.message) for e in errors] == [("model_error", False, "turn 0: 503 from my model")]
 
-    crashed = [e for e in _events(session_folder(out, "crashy")) if isinstance(e, AgentError)]
+    crashed = [e for e in _events(_session(out, "crashy")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
     assert "the agent raised RuntimeError: my pipeline blew up" in crashed[0].message
     assert "Traceback" in (crashed[0].traceback or "") and "byo_agents_pid.py" in (crashed[0].traceback or "")
-    assert _manifest(session_folder(out, "crashy"))["termination_reason"] == "agent_error"
-    assert "my pipeline blew up" in (session_folder(out, "crashy") / "agent.stderr.log").read_text()
+    assert _manifest(_session(out, "crashy"))["termination_reason"] == "agent_error"
+    assert "my pipeline blew up" in (_session(out, "crashy") / "agent.stderr.log").read_text()
 
 
 async def test_agent_process_reports_are_bounded(tmp_path: Path) -> None:
@@ -258,7 +256,7 @@ def test_echo_example_as_a_cmd_agent_plays_to_the_end(tmp_path: Path) -> None:
     ConnectionError from done), exits by itself, and its output is in the session folder."""
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(ECHO))}", "--agent-name", "echo", "--turns", "2") == 0
-    folder = session_folder(out, "echo")
+    folder = _session(out, "echo")
     events = _events(folder)
     assert sum(e.event == "agent_done" for e in events) == 2
     assert any(e.event == "chat_message" and e.sender == "agent" for e in events)
@@ -284,7 +282,7 @@ def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pyt
     assert code == 4, err
     assert time.monotonic() - t0 < 30  # not the harness's 600 s wait
 
-    quits = session_folder(out, "quits")
+    quits = _session(out, "quits")
     errors = [e for e in _events(quits) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
     assert "exited with code 3 before joining the meeting" in errors[0].message
@@ -293,7 +291,7 @@ def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pyt
     assert manifest["termination_reason"] == "agent_error" and manifest["agent_process"]["exit_code"] == 3
     assert "mini_fixture × quits: agent_error (crash, fatal)" in err
 
-    silent = session_folder(out, "silent")
+    silent = _session(out, "silent")
     errors = [e for e in _events(silent) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("no_join", True)]
     proc = _manifest(silent)["agent_process"]
@@ -328,7 +326,7 @@ def test_cmd_agent_that_crashes_during_the_meeting(tmp_path: Path) -> None:
     script.write_text(CRASHER)
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "crasher") == 4
-    folder = session_folder(out, "crasher")
+    folder = _session(out, "crasher")
     errors = [e for e in _events(folder) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
     assert "exited with code 5 during the meeting; its last stderr line: model backend refused: 401" in errors[0].message
@@ -360,7 +358,7 @@ def test_cmd_agent_that_hangs_past_the_meeting_is_killed(tmp_path: Path) -> None
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "hanger",
                 "--turns", "1") == 0
-    manifest = _manifest(session_folder(out, "hanger"))
+    manifest = _manifest(_session(out, "hanger"))
     assert manifest["termination_reason"] == "max_turns"
     assert manifest["agent_process"]["ended_by"] == "killed"
     with pytest.raises(ProcessLookupError):
@@ -432,7 +430,7 @@ def test_llm_agent_that_cannot_reach_its_model_is_flagged(tmp_path: Path, capsys
                 "--agent-name", "nomodel")
     err = capsys.readouterr().err
     assert code == 4, err
-    errors = [e for e in _events(session_folder(out, "nomodel")) if isinstance(e, AgentError)]
+    errors = [e for e in _events(_session(out, "nomodel")) if isinstance(e, AgentError)]
     assert [(e.kind, e.turn_index, e.fatal) for e in errors] == [("model_error", 0, False)]
     assert f"127.0.0.1:{port}" in errors[0].message and "APIConnectionError" in errors[0].message
     assert "agent_error (model_error): turn 0: the call to m" in err

@@ -184,8 +184,12 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
         )
         == 0
     )  # side by side: a worker process each (SessionWorkers)
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert "6 cells: 3 already complete, 3 to run" in err
+    reused = next(line for line in captured.out.splitlines() if line.startswith("reused "))
+    assert reused.startswith("reused 3 complete cells of the same configuration (not run again): ")
+    assert kept.name in reused and broken.name not in reused  # the summary names what it did not run again
     aside = [d for d in out.iterdir() if d.name.startswith(broken.name + ".crashed-")]
     assert len(aside) == 1 and (aside[0] / "record.jsonl").exists()  # kept, never deleted
     assert session_complete(broken)  # redone
