@@ -46,6 +46,7 @@ from modylbench.channels import (
 )
 from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
 from modylbench.record import (
+    MAX_RECORD_LINE,
     AgentDone,
     AgentError,
     AgentSpeech,
@@ -72,6 +73,8 @@ logger = logging.getLogger(__name__)
 
 RECORDING_RATE = 16_000
 """Sample rate of the stereo recording (speech band; keeps a full meeting's WAV ~4 MB a minute)."""
+MAX_SNAPSHOT_BASE64 = MAX_RECORD_LINE - 1024 * 1024
+"""Longest snapshot state (base64 characters) a record line holds with room for its envelope."""
 LARGE_ATTACHMENT = 256 * 1024
 """Received files at least this large are stored off the event loop (it paces media)."""
 
@@ -175,6 +178,10 @@ class SessionRecorder:
         """Store the whole document state."""
         if self.doc is not None:
             state = self.doc.full_state()
+            if (len(state) + 2) // 3 * 4 > MAX_SNAPSHOT_BASE64:
+                # The record's reader refuses longer lines; the updates rebuild the document without it.
+                logger.warning("document of %d bytes: no snapshot (the record's line limit)", len(state))
+                return
             self.writer.append(DocSnapshot(**self.common(), state=base64.b64encode(state).decode(),
                                            updates_so_far=self.doc_updates))
             self._since_updates = self._since_bytes = 0
@@ -401,7 +408,7 @@ class AgentEventRecorder:
             if ev.turn_index is None or ev.turn_index == act.turn_index:
                 act.done.set()
         elif isinstance(ev, ProtocolFault):
-            rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message))
+            rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message, count=ev.count))
         elif isinstance(ev, AgentReportedError):
             # The agent's own "I failed" is an agent_error like one its runner reports; after a fatal one the
             # link has already treated the agent as gone, so the meeting ends as agent_error.
