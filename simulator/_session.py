@@ -17,7 +17,7 @@ import logging
 import subprocess
 import traceback
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -517,7 +517,9 @@ async def run_meeting(
                 reason, detail = "timeout", f"meeting exceeded {scenario.timeout_minutes} minutes"
                 break
             try:
-                await persona.play_turn(turn)
+                if not await _within(persona.play_turn(turn), clock, deadline):
+                    reason, detail = "timeout", f"meeting exceeded {scenario.timeout_minutes} minutes"
+                    break
             except Exception as exc:  # noqa: BLE001 - the persona's fault, never the agent's
                 if act.gone:
                     reason, detail = "agent_disconnected", pump.disconnect_reason or ""
@@ -554,6 +556,26 @@ async def run_meeting(
         # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
         await close_recognition(rec.recognition)
     return _finish(rec, link, manifest, reason, detail, played, pump, faults)
+
+
+async def _within(turn: Coroutine[Any, Any, Any], clock: Clock, deadline: float) -> bool:
+    """Play ``turn`` unless the meeting's deadline comes first (then it is cut, and False): the meeting
+    timeout holds during a turn, not only between turns."""
+    play = asyncio.ensure_future(turn)
+    timer = asyncio.ensure_future(clock.sleep_until(deadline))
+    try:
+        await asyncio.wait({play, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+        await asyncio.gather(timer, return_exceptions=True)
+        cut = not play.done()
+        if cut:
+            play.cancel()
+            await asyncio.gather(play, return_exceptions=True)
+    if cut:
+        return False
+    play.result()
+    return True
 
 
 async def _charge_agent(faults: AgentFaults | None, reason: str, detail: str) -> tuple[str, str]:

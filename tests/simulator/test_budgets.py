@@ -8,6 +8,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from modylbench.agents import TurnStarted, join_inprocess
 from modylbench.agents._client import MeetingClient
@@ -15,7 +16,7 @@ from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.channels._wire import MAX_TRANSCRIPT_TURN, SYNC_UPDATE, encode_sync
 from modylbench.personas import make_engine
 from modylbench.record import read_record
-from modylbench.scenarios import load_path
+from modylbench.scenarios import Scenario, load_path
 from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,3 +118,44 @@ async def test_passing_a_hard_meeting_budget_ends_the_agent_with_agent_error(tmp
     assert result.termination_reason == "agent_error" and "budget" in result.detail
     assert [e.kind for e in events if e.event == "agent_error"] == ["budget_exceeded"]
     assert events[-1].event == "session_end"
+
+
+async def _chatty(folder: Path, scenario: Scenario) -> tuple[MeetingResult, list[Any]]:
+    """An agent that sends a chat and a malformed message every second for 200 s and never says done."""
+    clock = VirtualClock()
+    link = InProcessMeeting(clock)
+    speech = make_engine("espeak")
+
+    async def agent() -> None:
+        client = await join_inprocess(link, synthesize=speech.synthesize, receive_audio=False)
+        async for ev in client.events():
+            if isinstance(ev, TurnStarted) and ev.turn_index == 0:
+                try:
+                    for i in range(200):
+                        await client.chat(f"still working {i}")
+                        await client.session.pipes["control"].send("{not json")
+                        await clock.sleep(1.0)
+                except ConnectionError:
+                    pass
+        await client.leave()
+
+    result, _ = await asyncio.gather(
+        run_meeting(link, scenario, "chatty", folder, clock, speech, MeetingOptions(turns=1)), agent())
+    return result, read_record(folder).events
+
+
+async def test_a_chat_a_second_does_not_keep_a_turn_open_past_its_budget(tmp_path: Path) -> None:
+    result, events = await _chatty(tmp_path, MINI)  # turn 0's budget: 20 s
+    end = next(e for e in events if e.event == "turn_end")
+    # Before: the turn stayed open as long as the agent kept chatting (200 s).
+    assert end.reason == "budget" and end.meeting_time < 30, (end.reason, end.meeting_time)
+    assert result.termination_reason == "max_turns"
+
+
+async def test_the_meeting_timeout_holds_during_a_turn(tmp_path: Path) -> None:
+    long_turn = MINI.turns[0].model_copy(update={"wait_for_agent_sec": 600})
+    scenario = MINI.model_copy(update={"timeout_minutes": 1, "turns": [long_turn]})
+    result, events = await _chatty(tmp_path, scenario)
+    # Before: the timeout was checked only between turns, so the 600 s turn ran to its end (or the agent's).
+    assert result.termination_reason == "timeout", result.termination_reason
+    assert events[-1].event == "session_end" and events[-1].meeting_time < 70
