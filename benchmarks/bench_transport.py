@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -268,7 +269,53 @@ async def hostile_push(spec: dict[str, str], megabytes: int) -> None:
     await client.leave()
 
 
-async def agent_push(megabytes: int, seconds: float) -> dict[str, float]:
+async def hostile_flood(spec: dict[str, str], seconds: float) -> None:
+    """Child process: an agent that floods chat, files and doc at once at the documented limits for ``seconds``:
+    8,000-character chats 5 a second, a 4 MB file pushed unpaced every 2 s, a 249 kB doc update 4 a second."""
+    import secrets
+
+    from modylbench.agents import Disconnected, MeetingEnded, join
+    from modylbench.channels._wire import FILE_CHUNK, SYNC_UPDATE, FileHeader, chunk_frame, dumps, encode_sync
+
+    client = await join(spec["url"], spec["token"])
+    pipes = client.session.pipes
+    data = os.urandom(4_000_000)
+    sha = hashlib.sha256(data).hexdigest()
+    doc = encode_sync(SYNC_UPDATE, b"\x00" * 249_000)  # within the doc limit; refused by the document, not the wire
+    await asyncio.sleep(1.0)  # the persona is speaking by now
+
+    async def chats() -> None:
+        while True:
+            await pipes["chat"].send(dumps({"type": "chat", "text": "x" * 8_000}))
+            await asyncio.sleep(0.2)
+
+    async def files() -> None:
+        while True:
+            header = FileHeader(secrets.token_hex(8), "flood.bin", "application/octet-stream", len(data), sha)
+            await pipes["files"].send(dumps(header.to_json()))
+            for i in range(0, len(data), FILE_CHUNK):
+                await pipes["files"].send(chunk_frame(header.file_id, data[i : i + FILE_CHUNK]))
+            await pipes["files"].send(dumps({"type": "file_end", "id": header.file_id}))
+            await asyncio.sleep(2.0)
+
+    async def docs() -> None:
+        while True:
+            await pipes["doc"].send(doc)
+            await asyncio.sleep(0.25)
+
+    tasks = [asyncio.ensure_future(f()) for f in (chats, files, docs)]
+    await asyncio.sleep(seconds)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await client.chat(json.dumps({"push_s": seconds}))
+    async for ev in client.events():
+        if isinstance(ev, MeetingEnded | Disconnected):
+            break
+    await client.leave()
+
+
+async def agent_push(megabytes: int, seconds: float, child_args: list[str] | None = None) -> dict[str, float]:
     """One meeting; the persona speaks without pause while the agent floods the files channel."""
     from modylbench.channels import AgentFile, WebRTCMeeting
 
@@ -277,7 +324,8 @@ async def agent_push(megabytes: int, seconds: float) -> dict[str, float]:
         m = server.create_meeting(clock)
         assert isinstance(m, WebRTCMeeting)
         speech = fallback_speech("revenue grew four percent while costs stayed flat")
-        child = subprocess.Popen([sys.executable, __file__, "--push-child", str(megabytes)], stdin=subprocess.PIPE,
+        child = subprocess.Popen([sys.executable, __file__, *(child_args or ["--push-child", str(megabytes)])],
+                                 stdin=subprocess.PIPE,
                                  text=True, stderr=subprocess.DEVNULL)  # fmt: skip
         assert child.stdin is not None
         child.stdin.write(json.dumps({"url": m.url, "token": m.token}))
@@ -290,14 +338,14 @@ async def agent_push(megabytes: int, seconds: float) -> dict[str, float]:
             async for ev in m.events():
                 if isinstance(ev, AgentFile):
                     got["received_mb"] = len(ev.data) / 1e6
-                elif isinstance(ev, AgentChat):
+                elif isinstance(ev, AgentChat) and ev.text.startswith("{"):
                     got.update(json.loads(ev.text))
                 elif isinstance(ev, AgentDisconnected):
                     return
 
         listener = asyncio.create_task(listen())
         end = clock.now() + seconds
-        while clock.now() < end or "received_mb" not in got and clock.now() < end + 60:
+        while clock.now() < end or "received_mb" not in got and clock.now() < end + 60 and not child_args:
             pb = await m.play(speech)
             await pb.ended
         stats = m.audio_track.stats
@@ -379,12 +427,19 @@ if __name__ == "__main__":
     p.add_argument("--agent-push", type=int, metavar="MB",
                    help="instead: persona audio lateness while the agent pushes MB megabytes unpaced")  # fmt: skip
     p.add_argument("--push-child", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--flood", type=float, metavar="S",
+                   help="instead: persona audio lateness while the agent floods chat, files and doc at the limits for S s")
+    p.add_argument("--flood-child", type=float, help=argparse.SUPPRESS)
     p.add_argument("--asr-delay", type=float, metavar="S",
                    help="instead: a real meeting with speech recognition off, then on against a server answering in S s")
     p.add_argument("--turns", type=int, default=3, help="with --asr-delay: turns of the meeting")
     a = p.parse_args()
     if a.asr_delay is not None:
         asyncio.run(asr_meeting(a.asr_delay, a.turns, a.repeat))
+    elif a.flood_child:
+        asyncio.run(hostile_flood(json.loads(sys.stdin.read()), a.flood_child))
+    elif a.flood:
+        print(asyncio.run(agent_push(0, a.flood + 2, ["--flood-child", str(a.flood)])), flush=True)
     elif a.push_child:
         asyncio.run(hostile_push(json.loads(sys.stdin.read()), a.push_child))
     elif a.agent_push:

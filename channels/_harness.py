@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 from modylbench.channels._audio import AudioSource, VoiceActivity
+from modylbench.channels._budgets import BudgetExceeded, MeetingBudgets
 from modylbench.channels._clock import Clock, ClockTimeout, wait_for
 from modylbench.channels._interface import (
     AgentAudio,
@@ -21,6 +22,7 @@ from modylbench.channels._interface import (
     AgentReportedError,
     AgentSpeechOffset,
     AgentSpeechOnset,
+    AgentTranscript,
     Caption,
     ControlMessage,
     FileOutcome,
@@ -37,6 +39,7 @@ from modylbench.channels._protocol import (
     FileTransfers,
     ReceivedFile,
     control_message,
+    file_error_message,
     hello_message,
     new_file_header,
     parse_agent_chat,
@@ -145,6 +148,8 @@ class LinkBase:
         self._chat_dropped = 0
         self._error_bucket = TokenBucket(clock, self.options.error_rate, self.options.error_burst)
         self._errors_dropped = 0
+        self.budgets = MeetingBudgets(clock)
+        """What the agent may make the harness record or do over a turn and the meeting (docs/protocol.md §8)."""
         self._vad = VoiceActivity(self.options.vad_threshold_db, self.options.vad_hangover)
         self._connected = asyncio.Event()
         self._settled = asyncio.Event()  # connected or gone
@@ -240,8 +245,23 @@ class LinkBase:
         self._events.put_nowait(ev)
 
     def _fault(self, kind: str, message: str, channel: str) -> None:
-        logger.info("agent protocol fault on %s: %s %s", channel, kind, message)
-        self._emit(ProtocolFault(self.clock.now(), kind, message[:500], channel))
+        """Record a fault: the first of its kind in a turn as itself, the rest as one counted event later."""
+        if self.budgets.fault(kind):
+            logger.info("agent protocol fault on %s: %s %s", channel, kind, message)
+            self._emit(ProtocolFault(self.clock.now(), kind, message[:500], channel))
+
+    def _flush_faults(self) -> None:
+        """The faults of the turn not recorded one by one, as one event per kind with their number."""
+        for kind, n in self.budgets.new_turn():
+            self._emit(ProtocolFault(self.clock.now(), kind, f"{n} more {kind} faults this turn (counted, not "
+                                     "recorded one by one)", "", n))
+
+    def _budget_spent(self, what: str, detail: str) -> None:
+        """A hard meeting budget is spent: the agent is ended as if it had reported a fatal error."""
+        message = f"{what}: {detail} (docs/protocol.md §8)"
+        logger.warning("agent passed a meeting budget: %s", message)
+        self._emit(AgentReportedError(self.clock.now(), "budget_exceeded", message, None, True))
+        self._agent_gone(f"agent passed a meeting budget ({what})")
 
     async def events(self) -> AsyncIterator[AgentEvent]:
         while True:
@@ -263,21 +283,54 @@ class LinkBase:
         if self._gone:
             return
         try:
-            if label == "doc":
-                check_doc_message(data, MAX_DOC_MESSAGE)
-                self._emit(AgentDocMessage(self.clock.now(), bytes(data)))  # type: ignore[arg-type]
-            elif label == "files":
-                self._files.on_message(data)
-            elif label in ("chat", "control"):
-                obj = parse_json(data, label)
-                (self._on_chat if label == "chat" else self._on_control)(obj)
-            else:
-                self._fault("unknown_channel", label[:100], label[:100])
-        except WireError as exc:
-            self._fault(exc.kind, str(exc), label)
+            try:
+                self._on_message(label, data)
+            except WireError as exc:
+                self._fault(exc.kind, str(exc), label)
+        except BudgetExceeded as exc:
+            self._budget_spent({"files": "file bytes", "doc": "doc bytes"}.get(label, "protocol faults"), str(exc))
         except Exception as exc:  # a bug here must not end the meeting
             logger.exception("handling a %s message", label)
             self._fault("internal_error", repr(exc), label)
+
+    def _on_message(self, label: str, data: str | bytes) -> None:
+        budgets = self.budgets
+        if label == "doc":
+            check_doc_message(data, MAX_DOC_MESSAGE)
+            if not budgets.doc.take(len(data)):
+                raise WireError("doc_budget", f"doc bytes over the turn's budget of {budgets.doc.turn_limit}")
+            self._emit(AgentDocMessage(self.clock.now(), bytes(data)))  # type: ignore[arg-type]
+        elif label == "files":
+            if isinstance(data, str) and '"file_start"' in data:
+                obj = parse_json(data, label)
+                if obj["type"] == "file_start":
+                    self._check_file_budget(obj)
+            self._files.on_message(data)
+        elif label in ("chat", "control"):
+            if label == "control":
+                # Every control message counts (pings, unknown and malformed ones too): per second and per meeting.
+                if not budgets.control.take():
+                    raise WireError("control_budget", f"more than {budgets.control.meeting_limit} control messages "
+                                    "in the meeting, dropped")
+                if not budgets.control_rate.take():
+                    raise WireError("control_flood", "control messages over the rate limit, dropped")
+            obj = parse_json(data, label)
+            (self._on_chat if label == "chat" else self._on_control)(obj)
+        else:
+            raise WireError("unknown_channel", label[:100])
+
+    def _check_file_budget(self, obj: dict[str, Any]) -> None:
+        """Refuse a transfer past the turn's or the meeting's file budget before any byte of it is taken."""
+        size = obj.get("size")
+        budgets = self.budgets
+        if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= self.options.max_file_size:
+            budgets.file_bytes.take(size)
+        if not budgets.files.take():
+            raw_id = obj.get("id")
+            self._reply_on_files(file_error_message(raw_id if isinstance(raw_id, str) else "", "file_budget: "
+                                 f"more than {budgets.files.turn_limit} files this turn or "
+                                 f"{budgets.files.meeting_limit} in the meeting"))
+            raise WireError("file_budget", "a file past the turn's or the meeting's budget, refused")
 
     def _on_chat(self, obj: dict[str, Any]) -> None:
         text = parse_agent_chat(obj)
@@ -286,6 +339,9 @@ class LinkBase:
             if self._chat_dropped == 1 or self._chat_dropped % 100 == 0:
                 self._fault("chat_flood", f"{self._chat_dropped} chat messages dropped (rate limit)", "chat")
             return
+        if not self.budgets.chat.take():
+            raise WireError("chat_budget", f"chat past the turn's budget of {self.budgets.chat.turn_limit} messages "
+                            f"or the meeting's {self.budgets.chat.meeting_limit}, dropped")
         if len(text) > self.options.max_chat_chars:
             self._fault("oversized_chat", f"{len(text)} characters, truncated", "chat")
             text = text[: self.options.max_chat_chars]
@@ -306,6 +362,17 @@ class LinkBase:
             self._emit(message)
             if message.fatal:  # it stops taking part: the meeting goes on as if it had left
                 self._agent_gone(f"agent reported a fatal {message.kind}")
+        elif isinstance(message, AgentTranscript):
+            budgets = self.budgets
+            if not budgets.transcript_rate.take():
+                raise WireError("transcript_flood", "transcript messages over the rate limit, dropped")
+            room = budgets.transcript.room()
+            if room <= 0:
+                raise WireError("transcript_budget", f"transcript past the turn's {budgets.transcript.turn_limit} "
+                                f"characters or the meeting's {budgets.transcript.meeting_limit}, dropped")
+            text = message.text[:room]
+            budgets.transcript.take(len(text))
+            self._emit(AgentTranscript(message.time, text) if len(text) < len(message.text) else message)
         elif message is not None:
             self._emit(message)
 
@@ -354,6 +421,8 @@ class LinkBase:
             return False
         if isinstance(message, TurnStartMarker | TurnEndMarker | TurnClosedMarker):
             self.turn_index = message.turn_index
+        if isinstance(message, TurnStartMarker | MeetingEnd):
+            self._flush_faults()
         raw = control_message(message, self.clock.now())
         ok = await self._send("control", raw)
         if isinstance(message, MeetingEnd):

@@ -269,6 +269,8 @@ class ProtocolFault:
     kind: str
     message: str
     channel: str = ""
+    count: int = 1
+    """How many faults of this kind it stands for (repeats are recorded once per kind and turn)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,41 @@ FILE_RATE = 2_000_000
 MAX_NAME = 200
 MAX_FILE_SIZE = 50 * 1024 * 1024
 """Largest file either end accepts or pushes by default (docs/protocol.md §5)."""
+
+# ---------------------------------------------------------------- budgets per turn and per meeting
+# Each message above is bounded; these bound what one agent can make the harness record or do over a turn
+# and over a meeting (docs/protocol.md §8, "Budgets"). Past a budget the excess is refused and counted once
+# per kind and turn; past a meeting budget marked hard the agent is ended with ``agent_error``.
+CONTROL_RATE = 20.0
+"""Control messages per second the agent may sustain (pings, unknown and malformed ones included) ..."""
+CONTROL_BURST = 200
+"""... with bursts of this many."""
+MAX_CONTROL_MEETING = 100_000
+"""Control messages taken per meeting; the rest are refused (and counted as faults, whose budget is hard)."""
+TRANSCRIPT_RATE = 5.0
+"""``transcript`` messages per second (bursts of ``TRANSCRIPT_BURST``), like chat."""
+TRANSCRIPT_BURST = 20
+MAX_TRANSCRIPT_TURN = 65_536
+"""Transcript characters kept per turn (what a turn's joined speech line can hold)."""
+MAX_TRANSCRIPT_MEETING = 1_048_576
+"""Transcript characters kept per meeting."""
+MAX_CHAT_TURN = 200
+"""Chat messages kept per turn ..."""
+MAX_CHAT_MEETING = 2_000
+"""... and per meeting."""
+MAX_FILES_TURN = 8
+"""Files the agent may start per turn ..."""
+MAX_FILES_MEETING = 64
+"""... and per meeting."""
+MAX_FILE_BYTES_MEETING = 256 * 1024 * 1024
+"""Declared file bytes per meeting (hard)."""
+MAX_DOC_BYTES_TURN = 8 * 1024 * 1024
+"""Doc-channel bytes per turn ..."""
+MAX_DOC_BYTES_MEETING = 32 * 1024 * 1024
+"""... and per meeting (hard): keeps the document, and so its snapshot line, well under the record's line limit."""
+MAX_FAULTS_MEETING = 100_000
+"""Protocol faults per meeting, counted even when not recorded one by one (hard)."""
+
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 

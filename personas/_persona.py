@@ -248,13 +248,17 @@ class ScriptedPersona:
             if act.spoke_this_turn and act.speaking_since is None and act.last_voice_end is not None:
                 if now >= act.last_voice_end + self.options.silence_gap:
                     return "silence"
-            if act.acted_this_turn and not act.spoke_this_turn and act.speaking_since is None:
-                # A chat- or doc-only answer: once it has been quiet for the gap, move on.
-                if await self._quiet_for(self.options.silence_gap):
-                    return "silence"
-                continue
+            # Before any other wait: an agent that keeps sending (a chat or a malformed message a second) must
+            # not keep the turn open past its budget.
             if now >= deadline:
                 return "budget"
+            if act.acted_this_turn and not act.spoke_this_turn and act.speaking_since is None:
+                # A chat- or doc-only answer: once it has been quiet for the gap, move on.
+                if deadline - now < self.options.silence_gap:
+                    await self._wait_change(max(0.02, deadline - now))
+                elif await self._quiet_for(self.options.silence_gap):
+                    return "silence"
+                continue
             wake = deadline
             if act.spoke_this_turn and act.last_voice_end is not None and act.speaking_since is None:
                 wake = min(wake, act.last_voice_end + self.options.silence_gap)

@@ -217,9 +217,11 @@ class ErrorEvent(_Event):
     kind: str = Field(description="Machine-readable kind, e.g. oversized_message, bad_sdp.")
     message: str = Field(description="One-line description.")
     traceback: str | None = Field(default=None, description="Traceback, when there was one.")
+    count: int = Field(default=1, ge=1, description="How many faults of this kind the event stands for: repeated "
+                       "faults of one kind are recorded once per turn, the rest as one event with their number.")
 
 
-AgentErrorKind = Literal["model_error", "empty_answer", "crash", "exited", "no_join"]
+AgentErrorKind = Literal["model_error", "empty_answer", "crash", "exited", "no_join", "budget_exceeded"]
 AGENT_ERROR_KINDS: tuple[str, ...] = AgentErrorKind.__args__  # type: ignore[attr-defined]
 
 
@@ -231,7 +233,8 @@ class AgentError(_Event):
     kind: AgentErrorKind = Field(
         description="model_error: a call to its model failed; empty_answer: its model answered nothing; crash: "
         "its code raised, or its command exited with an error; exited: its command ended before joining; "
-        "no_join: its command did not join in time."
+        "no_join: its command did not join in time; budget_exceeded: it passed a hard meeting budget "
+        "(docs/protocol.md §8)."
     )
     message: str = Field(description="What happened, in one line (a command's last stderr line included).")
     traceback: str | None = Field(default=None, description="Traceback, when there was one.")

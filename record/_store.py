@@ -122,6 +122,10 @@ def envelope_line(seq: int, prev: str, h: str, data_json: str) -> str:
     return f'{{"seq":{seq},"prev":"{prev}","hash":"{h}","data":{data_json}}}'
 
 
+class RecordLineTooLong(ValueError):
+    """An event too large for one record line (``MAX_RECORD_LINE``): it is not written."""
+
+
 class RecordWriter:
     """Appends events to a session folder's record, flushing each line as it is written."""
 
@@ -146,6 +150,10 @@ class RecordWriter:
         data_json = canonical(event.model_dump(mode="json"))
         h = chain_hash(self._prev, data_json)
         line = envelope_line(self.seq, self._prev, h, data_json) + "\n"
+        if len(line) > MAX_RECORD_LINE // 4 and len(line.encode("utf-8")) > MAX_RECORD_LINE:
+            # read_record refuses such a line and with it the whole record: refuse the one event instead.
+            raise RecordLineTooLong(f"a {type(event).__name__} of {len(line)} characters is over the record's "
+                                    f"line limit of {MAX_RECORD_LINE} bytes")
         self._fh.write(line)
         self._fh.flush()
         self._prev = h

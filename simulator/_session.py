@@ -17,7 +17,7 @@ import logging
 import subprocess
 import traceback
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -46,6 +46,7 @@ from modylbench.channels import (
 )
 from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
 from modylbench.record import (
+    MAX_RECORD_LINE,
     AgentDone,
     AgentError,
     AgentSpeech,
@@ -72,6 +73,8 @@ logger = logging.getLogger(__name__)
 
 RECORDING_RATE = 16_000
 """Sample rate of the stereo recording (speech band; keeps a full meeting's WAV ~4 MB a minute)."""
+MAX_SNAPSHOT_BASE64 = MAX_RECORD_LINE - 1024 * 1024
+"""Longest snapshot state (base64 characters) a record line holds with room for its envelope."""
 LARGE_ATTACHMENT = 256 * 1024
 """Received files at least this large are stored off the event loop (it paces media)."""
 
@@ -175,6 +178,10 @@ class SessionRecorder:
         """Store the whole document state."""
         if self.doc is not None:
             state = self.doc.full_state()
+            if (len(state) + 2) // 3 * 4 > MAX_SNAPSHOT_BASE64:
+                # The record's reader refuses longer lines; the updates rebuild the document without it.
+                logger.warning("document of %d bytes: no snapshot (the record's line limit)", len(state))
+                return
             self.writer.append(DocSnapshot(**self.common(), state=base64.b64encode(state).decode(),
                                            updates_so_far=self.doc_updates))
             self._since_updates = self._since_bytes = 0
@@ -401,7 +408,7 @@ class AgentEventRecorder:
             if ev.turn_index is None or ev.turn_index == act.turn_index:
                 act.done.set()
         elif isinstance(ev, ProtocolFault):
-            rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message))
+            rec.emit(ErrorEvent(**rec.common(), source="agent", kind=ev.kind, message=ev.message, count=ev.count))
         elif isinstance(ev, AgentReportedError):
             # The agent's own "I failed" is an agent_error like one its runner reports; after a fatal one the
             # link has already treated the agent as gone, so the meeting ends as agent_error.
@@ -510,7 +517,9 @@ async def run_meeting(
                 reason, detail = "timeout", f"meeting exceeded {scenario.timeout_minutes} minutes"
                 break
             try:
-                await persona.play_turn(turn)
+                if not await _within(persona.play_turn(turn), clock, deadline):
+                    reason, detail = "timeout", f"meeting exceeded {scenario.timeout_minutes} minutes"
+                    break
             except Exception as exc:  # noqa: BLE001 - the persona's fault, never the agent's
                 if act.gone:
                     reason, detail = "agent_disconnected", pump.disconnect_reason or ""
@@ -547,6 +556,26 @@ async def run_meeting(
         # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
         await close_recognition(rec.recognition)
     return _finish(rec, link, manifest, reason, detail, played, pump, faults)
+
+
+async def _within(turn: Coroutine[Any, Any, Any], clock: Clock, deadline: float) -> bool:
+    """Play ``turn`` unless the meeting's deadline comes first (then it is cut, and False): the meeting
+    timeout holds during a turn, not only between turns."""
+    play = asyncio.ensure_future(turn)
+    timer = asyncio.ensure_future(clock.sleep_until(deadline))
+    try:
+        await asyncio.wait({play, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+        await asyncio.gather(timer, return_exceptions=True)
+        cut = not play.done()
+        if cut:
+            play.cancel()
+            await asyncio.gather(play, return_exceptions=True)
+    if cut:
+        return False
+    play.result()
+    return True
 
 
 async def _charge_agent(faults: AgentFaults | None, reason: str, detail: str) -> tuple[str, str]:
