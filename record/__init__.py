@@ -21,6 +21,9 @@ from modylbench.record._events import (
     Event,
     FileTransfer,
     Interruption,
+    NetworkPath,
+    NetworkStats,
+    NetworkStream,
     PersonaUtterance,
     ScreenFrame,
     SessionEnd,
@@ -55,7 +58,7 @@ from modylbench.record._version import package_version
 
 __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
-    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
+    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "package_version", "parse_event", "read_record", "valid_text",

@@ -36,6 +36,7 @@ from modylbench.scoring._models import (
     Verdict,
 )
 from modylbench.scoring._mutations import compute_metrics
+from modylbench.scoring._network import network_flags
 
 logger = logging.getLogger(__name__)
 
@@ -395,6 +396,7 @@ def _finish(
     if measured.get("agent_errors") and AGENT_ERROR_FLAG not in flags:
         # The agent failed (its model unreachable, a crash, no join): the score measures that failure.
         flags.append(AGENT_ERROR_FLAG)
+    flags += network_flags(measured)
     if sc.expected_mutations and run.metrics.source == "none":
         flags.append("no_trajectory")
     speech = _speech(run.responses, turns)

@@ -28,6 +28,30 @@ asr_option = click.option(
 )
 
 
+def _read_network(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    from modylbench.channels import NetworkProfileError, parse_profile
+
+    try:
+        return parse_profile(value)
+    except NetworkProfileError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+network_option = click.option(
+    "--network", "network", default=None, metavar="PROFILE", callback=_read_network,
+    help="Impair the WebRTC session's packets: clean, home-wifi, mobile, congested, lossy-burst, or "
+         "loss=…,burst=…,delay=…,jitter=…,rate=…,reorder=…,duplicate=… (down:…;up:… per direction; "
+         "docs/network.md). Deterministic from --seed.",
+)
+
+
+def network_seed(seed: int, trial: int = 0) -> int:
+    """The seed of a session's network fates: its scenario seed, and its trial (trials see different fates)."""
+    return seed + 1_000_003 * trial
+
+
 def check_asr(spec: str | None) -> None:
     """Build the recogniser once before anything runs, so a bad --asr is one clear line (exit 2)."""
     if spec is not None:

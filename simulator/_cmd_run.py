@@ -22,6 +22,8 @@ from modylbench.simulator._cli_common import (
     check_asr,
     check_judges,
     judge_option,
+    network_option,
+    network_seed,
     owning,
     score_and_print,
     write_report,
@@ -80,13 +82,15 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @asr_option
+@network_option
 @scenarios_option
 @seed_option
 @progress_options
 def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, turns: int | None, out: Path,
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
-        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float) -> None:
+        progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
+        network: Any = None) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
@@ -111,6 +115,8 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     chosen = [pick(scenarios, sid) for sid in ids]
     if speed is not None and transport != "inproc":
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
+    if network is not None and transport != "webrtc":
+        raise UserError("--network impairs WebRTC packets; use --transport webrtc")
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
@@ -124,7 +130,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
-                                     link=LinkOptions(captions=not no_captions), agent_name=agent.name,
+                                     link=LinkOptions(captions=not no_captions, network=network,
+                                                      network_seed=network_seed(seed, trial)),
+                                     agent_name=agent.name,
                                      join_timeout=join_timeout))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))

@@ -96,6 +96,10 @@ class SweepConfig(_Strict):
         default=[0], min_length=1, description="Scenario instances (0: the published data)."
     )
     transports: list[Literal["inproc", "webrtc"]] = Field(default=["inproc"], min_length=1)
+    networks: list[str] = Field(
+        default=["clean"], min_length=1,
+        description="Network profiles of the webrtc cells (docs/network.md): names or custom specs.",
+    )
     turns: list[int | Literal["all"]] = Field(
         default=["all"], min_length=1, description="First N turns, or all."
     )
@@ -119,6 +123,7 @@ class SweepConfig(_Strict):
         "agents",
         "seeds",
         "transports",
+        "networks",
         "turns",
         "judges",
         mode="before",
@@ -126,6 +131,15 @@ class SweepConfig(_Strict):
     @classmethod
     def _one_or_many(cls, v: Any) -> Any:
         return _listify(v)
+
+    @field_validator("networks")
+    @classmethod
+    def _networks(cls, v: list[str]) -> list[str]:
+        from modylbench.channels import parse_profile
+
+        for spec in v:
+            parse_profile(spec)  # a NetworkProfileError is a ValueError: one line naming the field
+        return list(dict.fromkeys(v))
 
     @field_validator("seeds")
     @classmethod
@@ -210,11 +224,13 @@ class Cell:
     turns: int | None
     seed: int
     trial: int
+    network: str = "clean"
 
     @property
     def name(self) -> str:
         turns = "all" if self.turns is None else f"turns{self.turns}"
-        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}"
+        net = "" if self.network == "clean" else f"__net-{network_slug(self.network)}"
+        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}{net}__{turns}__seed{self.seed}__t{self.trial}"
 
     def manifest_entry(self) -> dict[str, Any]:
         """What the session's manifest records under ``sweep_cell`` (the view and resume read it)."""
@@ -226,7 +242,27 @@ class Cell:
             "turns": self.turns,
             "seed": self.seed,
             "trial": self.trial,
+            "network": self.network,
         }
+
+
+def network_slug(spec: str) -> str:
+    """A network profile as a folder-name part: a name as is, a custom spec as safe characters."""
+    return re.sub(r"[^A-Za-z0-9.%-]+", "_", spec).replace("%", "pct").strip("_")[:60] or "custom"
+
+
+def _transport_networks(config: SweepConfig) -> list[tuple[str, str]]:
+    """The (transport, network) pairs of the sweep: every network for webrtc; inproc has no packets to impair,
+    so it runs once, clean."""
+    pairs: list[tuple[str, str]] = []
+    for transport in config.transports:
+        if transport == "inproc":
+            pairs.append((transport, "clean"))
+        else:
+            pairs.extend((transport, network) for network in config.networks)
+    if config.networks != ["clean"] and "webrtc" not in config.transports:
+        click.echo('note: networks apply to webrtc cells only (transports = ["webrtc"])', err=True)
+    return pairs
 
 
 def _tag_matches(scenario: Any, tag: str) -> bool:
@@ -269,7 +305,8 @@ class Plan:
 
 def plan(config: SweepConfig, out: Path) -> Plan:
     """Expand the sweep into cells, in a stable order (scenario, agent, transport, turns, seed, trial)."""
-    from modylbench.channels import LinkOptions
+    from modylbench.channels import LinkOptions, parse_profile
+    from modylbench.simulator._cli_common import network_seed
     from modylbench.simulator._runner import RunSpec
     from modylbench.simulator._session import MeetingOptions
 
@@ -284,9 +321,10 @@ def plan(config: SweepConfig, out: Path) -> Plan:
         if agent.startswith("cmd:") and "inproc" in config.transports:
             click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
     by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
+    pairs = _transport_networks(config)
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
-            for transport in config.transports:
+            for transport, network in pairs:
                 if agent.startswith("cmd:") and transport == "inproc":
                     continue
                 for turns in config.turns:
@@ -294,7 +332,7 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                     for seed in config.seeds:
                         scenario = next(s for s in by_seed[seed] if s.scenario_id == sc0.scenario_id)
                         for trial in range(config.trials):
-                            cell = Cell(scenario.scenario_id, agent, transport, n, seed, trial)
+                            cell = Cell(scenario.scenario_id, agent, transport, n, seed, trial, network)
                             meeting = MeetingOptions(
                                 turns=n,
                                 judges=list(config.judges),
@@ -312,7 +350,8 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 speed=config.speed if transport == "inproc" else None,
                                 speech=config.speech,
                                 meeting=meeting,
-                                link=LinkOptions(captions=config.captions),
+                                link=LinkOptions(captions=config.captions, network=parse_profile(network),
+                                                 network_seed=network_seed(seed, trial)),
                             )
     if not result.cells:
         raise UserError('the sweep has no cells (cmd: agents need transports = ["webrtc"])')
@@ -408,6 +447,8 @@ def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] |
 def _label(manifest: dict[str, Any], varying: set[str]) -> str:
     cell = manifest["sweep_cell"]
     parts = [cell["transport"]] if "transport" in varying else []
+    if "network" in varying:
+        parts.append(f"network {cell.get('network', 'clean')}")
     if "turns" in varying:
         parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
     return str(cell.get("agent_name") or cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
@@ -440,7 +481,7 @@ class Results:
             return None
         varying = {
             axis
-            for axis in ("transport", "turns")
+            for axis in ("transport", "network", "turns")
             if len({json.dumps(r.manifest["sweep_cell"].get(axis)) for r in results}) > 1
         }
         card = combine((_label(r.manifest, varying), r.card) for r in results)
