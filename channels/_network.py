@@ -592,10 +592,10 @@ def network_sample(net: Impairment, stats: list[Any], sctp_retransmissions: int 
         kind = getattr(s, "kind", "")
         rate = CLOCK_RATES.get(kind, 90_000)
         if s.type == "remote-inbound-rtp":  # the agent's receiver reports on the persona's stream
-            ssrc = outbound.get(s.id.split("_", 1)[-1])
-            if ssrc is None:
+            reported = outbound.get(s.id.split("_", 1)[-1])
+            if reported is None:
                 continue
-            out = stream("to_agent", ssrc, kind)
+            out = stream("to_agent", reported, kind)
             out["packets_lost"] = s.packetsLost
             out["jitter_ms"] = round(s.jitter / rate * 1000, 3)
             out["fraction_lost"] = round(s.fractionLost / 256, 4)  # RTCP's 8-bit fixed point

@@ -88,7 +88,7 @@ def network_measurements(events: list[Any]) -> dict[str, Any] | None:
                                        "on the way to the harness"})  # fmt: skip
     for e in events:
         if isinstance(e, FileTransfer) and not e.ok:
-            sample = at(e.meeting_time, True)
+            sample = at(e.meeting_time, True) or last
             d = "to_agent" if e.direction == "to_agent" else "from_agent"
             path = sample.to_agent if d == "to_agent" else sample.from_agent
             if path.dropped_loss + path.dropped_queue > 0:
