@@ -57,6 +57,12 @@ ICE_TIMEOUT = 30.0
 """Seconds from the answer for the agent's data channels to open. aioice gives up on candidates that never
 answer only after ~60 s (measured: one unreachable host candidate, 63 s); on loopback or a LAN the channels
 open in well under a second."""
+MEETING_END_TIMEOUT = 2.0
+"""Seconds ``close()`` waits to hand ``meeting_end`` to the control channel. A send waits while the channel's
+buffer is over its high-water mark, and an association the network starves never drains it: without a bound
+the meeting never ended (docs/network.md, "Known problems")."""
+TEARDOWN_TIMEOUT = 10.0
+"""Seconds ``close()`` gives the peer connection and the signaling socket to shut down."""
 
 CLOSE_NORMAL = 1000
 CLOSE_BAD_MESSAGE = 4400
@@ -374,16 +380,28 @@ class WebRTCMeeting(LinkBase):
                 pass
 
     async def close(self, reason: str = "completed") -> None:
+        """End the meeting, whatever the network does: each step is bounded on the underlying clock, so the
+        session always gets to seal its record (a step that ran out is logged, not charged to anyone)."""
         if self.connected:
-            await self.send_control(MeetingEnd(reason))
-            # Give SCTP a moment to deliver meeting_end before the connection goes.
-            await asyncio.sleep(0.05)
+            try:
+                await wait_for(self.clock.base, self._say_meeting_end(reason), MEETING_END_TIMEOUT)
+            except ClockTimeout:
+                logger.warning("meeting_end not handed to the control channel within %g s (its send buffer "
+                               "did not drain); closing without it", MEETING_END_TIMEOUT)
         self._ended = True
         # The session passes its termination reason, which meeting_end carries; a meeting that ran its
         # planned turns is not the agent leaving, whichever way it ended.
         self._agent_gone(closing_reason(reason))
-        await self._teardown()
+        try:
+            await wait_for(self.clock.base, self._teardown(), TEARDOWN_TIMEOUT)
+        except ClockTimeout:
+            logger.warning("peer connection teardown did not finish within %g s; abandoned", TEARDOWN_TIMEOUT)
         await self.tasks.aclose()
+
+    async def _say_meeting_end(self, reason: str) -> None:
+        await self.send_control(MeetingEnd(reason))
+        # Give SCTP a moment to deliver meeting_end before the connection goes.
+        await asyncio.sleep(0.05)
 
 
 class SignalingServer:

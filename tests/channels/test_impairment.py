@@ -20,6 +20,8 @@ from modylbench.channels._network import (
     direction_seed,
     parse_profile,
 )
+from modylbench.channels._signaling import MEETING_END_TIMEOUT, TEARDOWN_TIMEOUT
+from modylbench.channels._wire import SEND_BUFFER_HIGH
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -145,3 +147,24 @@ async def test_delay_on_both_paths_shows_in_the_measured_round_trip() -> None:
     assert rtts and min(rtts) >= 115  # two 60 ms paths (a little under: RTCP's timestamps are 1/65536 s)
     assert stats["to_agent"]["delay_mean_ms"] >= 59  # type: ignore[index]
     assert stats["to_agent"]["dropped_loss"] == 0  # type: ignore[index]
+
+
+async def test_close_ends_the_meeting_when_the_network_starves_the_control_channel() -> None:
+    """A meeting under ``mobile`` once never ended: close() waited for the control channel's send buffer to
+    drain before sending meeting_end, and a starved association never drains it. Here the path toward the
+    agent loses everything from the moment the buffer is over its high-water mark; close() must still end."""
+    async with SignalingServer() as server:
+        meeting = server.create_meeting(options=LinkOptions(network=parse_profile("delay=1ms"), network_seed=0))
+        client = await join(meeting.url, meeting.token)
+        await meeting.wait_connected()
+        starved = parse_profile("down:loss=100%")
+        meeting.network.profile = starved
+        meeting.network.models["to_agent"] = PathModel(starved.to_agent, 0)
+        channel = meeting.pipes["control"].channel  # type: ignore[attr-defined]
+        for _ in range(SEND_BUFFER_HIGH // 8192 + 2):
+            channel.send("x" * 8192)  # never acknowledged: the buffer stays over the mark
+        assert channel.bufferedAmount > SEND_BUFFER_HIGH
+        await asyncio.wait_for(meeting.close("completed"), MEETING_END_TIMEOUT + TEARDOWN_TIMEOUT + 5)
+        assert not meeting.connected and meeting.pc is not None and meeting.pc.connectionState == "closed"
+        assert meeting.network.wire.paths["to_agent"].dropped_loss > 0  # the starvation did happen
+        await client.leave()
