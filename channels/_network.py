@@ -124,6 +124,14 @@ class NetworkProfile:
     def path(self, direction: Direction) -> PathImpairment:
         return self.to_agent if direction == "to_agent" else self.from_agent
 
+    @property
+    def key(self) -> str:
+        """What names this network in a session's key and folder: ``clean`` when nothing is impaired, a built-in
+        profile's name, else the canonical custom spec (``describe``: ``loss=0.02`` and ``loss=2%`` are one)."""
+        if self.clean:
+            return "clean"
+        return self.name if PROFILES.get(self.name) == self else self.describe()
+
     def describe(self) -> str:
         """The profile in the custom syntax (``down:…;up:…``); parsing it gives the same impairments."""
         down, up = self.to_agent.describe(), self.from_agent.describe()

@@ -33,10 +33,18 @@ from modylbench.record._events import (
     parse_event,
     valid_text,
 )
-from modylbench.record._folder import SessionFolder
+from modylbench.record._folder import MAX_FOLDER_NAME, SessionFolder, fit_name
 from modylbench.record._modelspec import ModelSpec, ModelSpecError
 from modylbench.record._progress import PROGRESS_EVENTS, PROGRESS_MODES, ProgressReporter, record_progress
-from modylbench.record._responses import Mutation, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._responses import (
+    MAX_RUN_TEXT,
+    MAX_TURN_CHAT,
+    MAX_TURN_TEXT,
+    Mutation,
+    ScenarioResponses,
+    TurnResponse,
+    WorkProduct,
+)
 from modylbench.record._speech import (
     WORDS_PER_VOICED_SECOND,
     credit_turn,
@@ -52,16 +60,18 @@ from modylbench.record._store import (
     SessionBusyError,
     SessionLock,
     attachment_path,
+    file_sha256,
     read_record,
+    verify_media,
 )
 from modylbench.record._version import package_version
 
 __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
-    "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
-    "ScreenFrame", "SessionBusyError", "SessionFolder", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
-    "attachment_path", "package_version", "parse_event", "read_record", "valid_text",
+    "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordRead", "RecordWriter", "ScenarioResponses",
+    "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
+    "attachment_path", "file_sha256", "package_version", "parse_event", "read_record", "verify_media", "valid_text",
     "WORDS_PER_VOICED_SECOND", "credit_turn", "heard_share", "read_recognition", "write_recognition",
     "PROGRESS_EVENTS", "PROGRESS_MODES", "ProgressReporter", "record_progress",
     "EVENT_ADAPTER", "derive_responses", "rebuild_doc", "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",

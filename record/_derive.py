@@ -241,5 +241,7 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
         termination_reason=end_reason,
         # Turns are played in order from 0, so the turns started are the first len(started) of the script.
         turns_played=len(started),
+        # What the meeting was scheduled to be: the denominator, however early the agent left.
+        turns_scheduled=start.turns_planned,
         scenario_seed=start.scenario_seed,
     )

@@ -255,6 +255,10 @@ class SessionEnd(_Event):
     event: Literal["session_end"] = "session_end"
     termination_reason: TerminationReason = Field(description="Closed set of reasons.")
     detail: str = Field(default="", description="Free-text detail.")
+    recording_sha256: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$",
+        description="Hex SHA-256 of recording.wav, written just before this event (None: not written, or an "
+                    "older record); replay checks the file against it.")
 
 
 class NetworkPath(_RecordModel):

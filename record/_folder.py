@@ -7,6 +7,7 @@ A session folder holds ``record.jsonl`` (the hash-chained record), ``attachments
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -14,6 +15,21 @@ from pathlib import Path
 from typing import Any
 
 logger = logging.getLogger(__name__)
+
+MAX_FOLDER_NAME = 200
+"""Bytes a session folder's name may take: file systems allow 255 in one name, and a folder moved aside
+gains ``.crashed-<time>[-n]`` (at most 30 more)."""
+
+
+def fit_name(name: str) -> str:
+    """``name`` as a folder name that fits the file system: unchanged when short enough, otherwise its
+    start and a hash of the whole (so two long names that share a start stay distinct)."""
+    raw = name.encode("utf-8")
+    if len(raw) <= MAX_FOLDER_NAME:
+        return name
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    head = raw[: MAX_FOLDER_NAME - len(digest) - 2].decode("utf-8", "ignore")
+    return f"{head}~{digest}"
 
 
 class SessionFolder:

@@ -28,9 +28,12 @@ PROGRESS_EVENTS: dict[str, tuple[str, ...]] = {
     "session_skipped": ("reason",),
     "judge_progress": ("judge", "done", "total"),
     "report_progress": ("done", "total", "what"),
-    "run_finished": ("done", "failed", "skipped", "total"),
+    "run_finished": ("done", "failed", "skipped", "total", "interrupted"),
 }
 """The closed set of progress events and their fields (docs/progress.md)."""
+
+FAILED_ENDINGS: frozenset[str] = frozenset({"agent_error", "persona_error", "infrastructure_error"})
+"""Termination reasons of a session that ran to its end but failed: counted failed, not done."""
 
 JSON_VERSION = 1
 """``v`` of every JSON progress line; raised when a field changes meaning."""
@@ -164,7 +167,10 @@ class ProgressReporter:
             t.turns_done = max(t.turns_done, int(f.get("turn") or 0) + 1)
         elif event == "session_finished":
             self.running.pop(task or "", None)
-            self.done += 1
+            if f.get("termination_reason") in FAILED_ENDINGS:
+                self.failed += 1
+            else:
+                self.done += 1
         elif event == "session_failed":
             self.running.pop(task or "", None)
             self.failed += 1
@@ -256,7 +262,8 @@ class ProgressReporter:
             return f"{name}: {done}/{total}" + self._left_text()
         if event == "run_finished":
             return (
-                f"{self.command or 'run'} finished: {self._counts(left=False)}  "
+                f"{self.command or 'run'} {'interrupted' if f.get('interrupted') else 'finished'}: "
+                f"{self._counts(left=False)}  "
                 f"elapsed {_clock_text(self._clock() - self.t0)}"
             )
         return None

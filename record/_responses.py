@@ -8,6 +8,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modylbench.scenarios import IdStr, MutationType
 
+MAX_TURN_TEXT = 65_536
+"""Characters of speech and chat (``agent_response`` plus every chat message) one turn may hold to be scored.
+
+About 10,000 words: far past a spoken answer (a minute is ~900 words) or a live turn's chat. Above it the
+offline judge's reading of one clause grows faster than linearly, so ``evaluate`` skips such a line."""
+MAX_TURN_CHAT = 2_000
+"""Chat messages one turn may hold to be scored."""
+MAX_RUN_TEXT = 1_048_576
+"""Characters of speech and chat a whole run (one line of responses.jsonl) may hold to be scored."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -58,6 +68,11 @@ class ScenarioResponses(_Model):
     turns_played: int | None = Field(
         default=None, ge=0,
         description="The number of scenario turns the session played, from turn 0; null when unknown.",
+    )
+    turns_scheduled: int | None = Field(
+        default=None, ge=0,
+        description="The number of scenario turns the harness scheduled (the whole meeting, or the --turns "
+        "slice), from turn 0; what the line is scored against. Null: the whole scenario.",
     )
     scenario_seed: int | None = Field(
         default=None, ge=0,

@@ -4,7 +4,9 @@ The record is ``record.jsonl`` (one envelope per line:
 ``{"seq", "prev", "hash", "data"}`` where ``hash = sha256(prev + "\\n" + canonical(data))``),
 beside ``attachments/<sha256>`` and ``session.lock``, held by the one process writing the folder
 (names in ``SessionFolder``). A crash loses at most the line being written; a changed byte breaks
-the chain.
+the chain: a line must be byte for byte the one the writer writes for its data (so a duplicate key,
+which parses to the same data, is refused), and ``verify_media`` checks the attachments and the
+recording against the hashes the record holds.
 """
 
 from __future__ import annotations
@@ -115,6 +117,11 @@ def chain_hash(prev: str, data_json: str) -> str:
     return hashlib.sha256((prev + "\n" + data_json).encode("utf-8")).hexdigest()
 
 
+def envelope_line(seq: int, prev: str, h: str, data_json: str) -> str:
+    """The exact text of one record line (without its newline): the writer writes it, the reader requires it."""
+    return f'{{"seq":{seq},"prev":"{prev}","hash":"{h}","data":{data_json}}}'
+
+
 class RecordWriter:
     """Appends events to a session folder's record, flushing each line as it is written."""
 
@@ -138,7 +145,7 @@ class RecordWriter:
         """Write one event; returns its chain hash."""
         data_json = canonical(event.model_dump(mode="json"))
         h = chain_hash(self._prev, data_json)
-        line = f'{{"seq":{self.seq},"prev":"{self._prev}","hash":"{h}","data":{data_json}}}\n'
+        line = envelope_line(self.seq, self._prev, h, data_json) + "\n"
         self._fh.write(line)
         self._fh.flush()
         self._prev = h
@@ -233,7 +240,8 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
                 raise RecordIntegrityError(f"{where}: hash chain broken (previous hash does not match)")
             if verify:
                 try:
-                    h = chain_hash(prev, canonical(env["data"]))
+                    data_json = canonical(env["data"])
+                    h = chain_hash(prev, data_json)
                 except UnicodeEncodeError:
                     raise RecordIntegrityError(
                         f"{where}: holds a lone UTF-16 surrogate, which the recorder never writes (the record is corrupt)"
@@ -242,6 +250,11 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
                     raise RecordIntegrityError(f"{where}: holds a number JSON cannot carry (the record is corrupt)") from None
                 if h != env["hash"]:
                     raise RecordIntegrityError(f"{where}: hash chain broken (the record was altered)")
+                # The hash is over the parsed data; the bytes must be the ones it was computed from, or a
+                # duplicate key or an added space would change the line and still verify.
+                if raw.rstrip(b"\n") != envelope_line(env["seq"], prev, h, data_json).encode("utf-8"):
+                    raise RecordIntegrityError(f"{where}: not the bytes the recorder writes for its data (a duplicate "
+                                               "key or an edit outside the hashed data; the record was altered)")
             try:
                 out.events.append(parse_event(env["data"]))
             except ValidationError as exc:
@@ -257,3 +270,63 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
 def attachment_path(folder: str | os.PathLike[str], att: Attachment) -> Path:
     """Where an attachment's bytes are stored."""
     return SessionFolder(folder).attachment(att.sha256)
+
+
+def file_sha256(path: Path) -> tuple[str, int]:
+    """SHA-256 (hex) and size of a file, read in blocks (bounded memory whatever its size)."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def _attachments_of(value: Any) -> list[Attachment]:
+    found: list[Attachment] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Attachment):
+            found.append(v)
+        elif isinstance(v, BaseModel):
+            stack.extend(getattr(v, name) for name in type(v).model_fields)
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+    return found
+
+
+def verify_media(folder: str | os.PathLike[str], events: list[Any]) -> str:
+    """Check every attachment the events name, and ``recording.wav`` when ``session_end`` holds its hash,
+    against their hashes and sizes; raise RecordIntegrityError naming the first that does not match.
+
+    Returns a one-line account (how many were checked; a recording the record holds no hash for is said so).
+    """
+    files = SessionFolder(folder)
+    checked: set[str] = set()
+    for att in (a for e in events for a in _attachments_of(e)):
+        if att.sha256 in checked:
+            continue
+        path = files.attachment(att.sha256)
+        name = f"{files.ATTACHMENTS_DIR}/{att.sha256[:12]}…"
+        if path.is_symlink() or not path.is_file():
+            raise RecordIntegrityError(f"{name}: the record names it, but it is missing (or not a plain file)")
+        digest, size = file_sha256(path)
+        if digest != att.sha256 or size != att.size:
+            raise RecordIntegrityError(f"{name}: its bytes do not match the hash the record holds for them "
+                                       f"({size} bytes, the record says {att.size}; the attachment was changed)")
+        checked.add(att.sha256)
+    end = next((e for e in reversed(events) if getattr(e, "event", None) == "session_end"), None)
+    want = getattr(end, "recording_sha256", None)
+    if want is None:
+        if end is not None and files.recording.exists():
+            return f"{len(checked)} attachments match their hashes; the record holds no hash for {files.RECORDING_FILE}"
+        return f"{len(checked)} attachments match their hashes"
+    rec = files.recording
+    if rec.is_symlink() or not rec.is_file():
+        raise RecordIntegrityError(f"{files.RECORDING_FILE}: the record holds its hash, but it is missing (or not a plain file)")
+    if file_sha256(rec)[0] != want:
+        raise RecordIntegrityError(f"{files.RECORDING_FILE}: does not match the hash session_end holds for it "
+                                   "(the recording was replaced or changed)")
+    return f"{len(checked)} attachments and {files.RECORDING_FILE} match their hashes"

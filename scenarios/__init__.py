@@ -50,8 +50,10 @@ from modylbench.scenarios._schema import (
 from modylbench.scenarios._templates import Part, ProductTemplate, SheetTemplate, humanise
 from modylbench.scenarios._values import (
     Quantity,
+    close,
     has_term,
     label_similarity,
+    label_tokens,
     normal_text,
     number_matches,
     parse_signal_number,
@@ -69,7 +71,7 @@ __all__ = [
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
     "ScenarioLoadError", "Slide", "TableSpec", "Turn", "Verification", "VerificationCriterion",
-    "MISSING", "Aligner", "Quantity", "has_term", "label_similarity", "leaves", "normal_text", "number_matches",
+    "MISSING", "Aligner", "Quantity", "close", "has_term", "label_tokens", "label_similarity", "leaves", "normal_text", "number_matches",
     "parse_signal_number", "quantities", "quantity_spans", "read_quantity", "same_number", "spoken_to_digits",
     "text_credit", "text_of", "text_words", "unit_family", "value_credit",
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",

@@ -204,10 +204,7 @@ def load_builtin(seed: int = 0, only: Iterable[str] | None = None) -> list[Scena
     for sid in builtin_ids():
         if wanted is not None and sid not in wanted:
             continue
-        try:
-            out.append(build(sid, seed))
-        except ModuleNotFoundError:
-            logger.debug("built-in scenario %s is not in this checkout", sid)
+        out.append(build(sid, seed))
     return out
 
 

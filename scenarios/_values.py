@@ -169,7 +169,11 @@ def unit_family(unit: str) -> tuple[str, float]:
             return "money", s
     if any(c in u for c in "$€£") or "usd" in u:
         return "money", 1.0
-    return "any", 1.0
+    # A count in a scale: 'M people', 'K cases', 'bn units'.
+    head, _, rest = u.partition(" ")
+    if rest and head in _SCALE:
+        return "count", _SCALE[head]
+    return ("count" if u else "any"), 1.0
 
 
 def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -> bool:
@@ -183,9 +187,13 @@ def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -
     family, scale = unit_family(unit)
     if family in ("pct", "mult", "bps") and q.family not in (family, "plain"):
         return False
-    if family == "money" and q.family in ("pct", "mult", "bps"):
+    if family in ("money", "count") and q.family in ("pct", "mult", "bps"):
         return False
     a, want = abs(q.value), abs(value)
+    if q.scaled is not None and family in ("money", "count"):
+        # A quantity is its digits, its scale and its unit: a stated scale must be the fact's
+        # ('$57.5K' and '$57.5 billion' are not $57.5M).
+        return close(abs(q.scaled), want * scale, tolerance_pct)
     if close(a, want, tolerance_pct):
         return True
     if q.scaled is not None and close(abs(q.scaled), want * scale, tolerance_pct):

@@ -28,7 +28,7 @@ from modylbench.scoring._network import NETWORK_IMPAIRED_FLAG, network_flags
 from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
 from modylbench.scoring._scorecard import AGENT_ERROR_FLAG, aggregate, score, score_async
-from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary
+from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary, summary_console
 from modylbench.scoring.report import build_report, write_report
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "make_judges",
     "pass_hat_k",
     "print_summary",
+    "summary_console",
     "read_responses",
     "read_scorecard",
     "score",

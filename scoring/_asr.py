@@ -215,7 +215,7 @@ class SpeechRecogniser:
             except openai.APIConnectionError as exc:
                 last = f"connection error ({exc.__class__.__name__})"
                 server_failed = True
-            except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError) as exc:
+            except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, RecursionError) as exc:
                 last = f"malformed answer ({exc.__class__.__name__}: {str(exc)[:120]})"
             logger.info("speech recognition %s attempt %d failed: %s", self.name, attempt + 1, last)
             if attempt + 1 < self.max_attempts:

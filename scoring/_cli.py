@@ -52,10 +52,17 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option(
     "--seed",
     type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Score against fresh instance N of the built-in scenarios (0: the published data); "
-    "lines that carry scenario_seed are scored against their own instance.",
+    default=None,
+    help="Score against fresh instance N of the built-in scenarios (default 0: the published data). Lines "
+    "that carry scenario_seed are scored against their own instance; a line claiming another instance "
+    "than --seed is an error.",
+)
+@click.option(
+    "--turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Score lines that do not say turns_scheduled against the scenario's first N turns (default: the "
+    "whole scenario). A line's own turns_scheduled wins; one that disagrees with --turns is an error.",
 )
 @click.option("--k", "k", type=click.IntRange(min=1), default=None, help="Report pass^k up to this k.")
 @click.option(
@@ -86,7 +93,8 @@ def evaluate(
     output: Path,
     judge_specs: tuple[str, ...],
     scenario_paths: tuple[Path, ...],
-    seed: int,
+    seed: int | None,
+    turns: int | None,
     k: int | None,
     cache_dir: Path | None,
     concurrency: int,
@@ -110,7 +118,7 @@ def evaluate(
     from modylbench.scoring._llm import JudgeConfigError
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses_located, write_scorecard
     from modylbench.scoring._scorecard import line_problem, score
-    from modylbench.scoring._summary import INCOMPLETE_EXIT, incomplete_note, print_summary
+    from modylbench.scoring._summary import INCOMPLETE_EXIT, incomplete_note, print_summary, summary_console
 
     try:
         located, problems = read_responses_located(responses_path)
@@ -125,10 +133,18 @@ def evaluate(
         return
     if line_seeds:
         (line_seed,) = line_seeds
-        if seed not in (0, line_seed):
-            click.echo(f"{responses_path.name}: lines say scenario_seed {line_seed}; scoring against that, "
-                       f"not --seed {seed}", err=True)
+        if seed is not None and seed != line_seed:
+            _fail(f"{responses_path.name}: lines answer instance {line_seed} (scenario_seed), not --seed {seed}")
+            return
         seed = line_seed
+    seed = 0 if seed is None else seed
+    if turns is not None:
+        clash = sorted({r.turns_scheduled for _, r in located if r.turns_scheduled not in (None, turns)})
+        if clash:
+            _fail(f"{responses_path.name}: lines were scheduled for {clash[0]} turns (turns_scheduled), not --turns {turns}")
+            return
+        located = [(n, r if r.turns_scheduled is not None else r.model_copy(update={"turns_scheduled": turns}))
+                   for n, r in located]
     try:
         # Only the built-ins the file answers are built (a fresh instance takes a moment each).
         scenarios = resolve_scenarios(scenario_paths, seed=seed, only={r.scenario_id for _, r in located})
@@ -171,10 +187,8 @@ def evaluate(
     write_scorecard(card, output)
     _write_report(card, output, good, scenarios)
     if not quiet:
-        from rich.console import Console
-
         # With --json, stdout carries only the event stream.
-        print_summary(card, Console(stderr=reporter.mode == "json"))
+        print_summary(card, summary_console(stderr=reporter.mode == "json"))
     click.echo(f"wrote {output}", err=True)
     note = incomplete_note(card)
     if note is not None:

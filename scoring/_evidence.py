@@ -29,6 +29,7 @@ from modylbench.scenarios import (
     leaves,
     make_pointer,
     parse_pointer,
+    resolve,
     set_at,
     value_credit,
 )
@@ -63,14 +64,15 @@ def references(scenario: Scenario) -> dict[str, Any]:
     return out
 
 
-def _apply(contents: dict[str, Any], m: Mutation) -> None:
+def _apply(contents: dict[str, Any], m: Mutation) -> bool:
+    """Replay one edit; False when it cannot be replayed (the caller counts and flags it)."""
     try:
         if m.path == "":
             if m.mutation_type in _REMOVALS:
                 contents.pop(m.product_id, None)
             else:
                 contents[m.product_id] = copy.deepcopy(m.new_value)
-            return
+            return True
         base = contents.get(m.product_id)
         if base is None:
             base = {}
@@ -78,8 +80,10 @@ def _apply(contents: dict[str, Any], m: Mutation) -> None:
             contents[m.product_id] = delete_at(base, m.path)
         else:
             contents[m.product_id] = set_at(base, m.path, copy.deepcopy(m.new_value))
+        return True
     except (PointerError, IndexError, ValueError, TypeError, KeyError) as exc:
         logger.debug("edit %s %s not replayable: %s", m.product_id, m.path, exc)
+        return False
 
 
 def _is_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -91,8 +95,25 @@ class _Check:
 
     def __init__(self, scenario: Scenario):
         self.refs = references(scenario)
+        # The truth at the end of each turn: what the meeting's expected edits make of every part by
+        # then. An expected edit superseded within its own turn (a row added, then one of its cells
+        # changed) is judged by what the part must hold at the turn's end.
+        self._truth: dict[int, dict[str, Any]] = {}
+        self._expected = scenario.expected_mutations
         self.templates = {p.product_id: p.template for p in scenario.products}
         self._aligners: dict[str, Aligner] = {}
+
+    def truth_of(self, e: ExpectedMutation) -> Any:
+        """The value the part of ``e`` must hold at the end of ``e``'s turn."""
+        state = self._truth.get(e.turn_index)
+        if state is None:
+            try:
+                state = apply_mutations([m for m in self._expected if m.turn_index <= e.turn_index])
+            except (PointerError, IndexError, ValueError, TypeError, KeyError):
+                state = {}
+            self._truth[e.turn_index] = state
+        got = resolve(state.get(e.product_id), e.path, MISSING) if e.product_id in state else MISSING
+        return expected_value(e) if got is MISSING or got is None else got
 
     def changed(self) -> None:
         """The products changed: label pairings must be worked out afresh."""
@@ -111,7 +132,7 @@ class _Check:
         if e.mutation_type in _REMOVALS:
             got, path = aligner.locate(tokens)
             return got is MISSING, [tokens]
-        want = expected_value(e)
+        want = self.truth_of(e)
         ls = leaves(want, tokens)
         if not ls:
             got, path = aligner.locate(tokens)
@@ -154,15 +175,41 @@ def _removed(e: ExpectedMutation, removals: list[tuple[int, tuple[str, ...]]], t
     return False
 
 
-def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list[EditEvidence | None]:
+@dataclass
+class Evidence:
+    """Per expected mutation (scenario order) its evidence, and how many of the agent's edits could not be
+    replayed (an edit at a path its product does not have: flagged ``trajectory_replay_error``)."""
+
+    edits: list[EditEvidence | None]
+    replay_errors: int = 0
+
+
+def _same_truth(a: ExpectedMutation, b: ExpectedMutation) -> bool:
+    """Two expected edits ask for the same value at the same part (the meeting asked for it before)."""
+    if a.product_id != b.product_id or a.path != b.path or a.mutation_type in _REMOVALS:
+        return False
+    va, vb = expected_value(a), expected_value(b)
+    return va == vb or value_credit(va, vb) >= 1.0
+
+
+def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evidence:
     """Per expected mutation (same order): its evidence, or None when it is not the agent's to make (a
-    ``create`` without figures: the persona sets products up; a value the template already holds)."""
+    ``create`` without figures: the persona sets products up; a value the template already holds).
+
+    Evidence is a change toward the truth made in the window (docs/scoring.md, "What counts as
+    evidence"): an expected edit of turn t is on time when, at the end of a turn u of t .. t +
+    EVIDENCE_WINDOW, the product holds its value and the agent touched that part during t .. u, and
+    the part never held that value before t without the meeting having asked for it (a value written
+    before it was asked for, then rewritten, overwritten and restored, or blanked and refilled, is the
+    same value, not new work). It is kept when it held the value since an earlier edit the meeting
+    asked for, on time, at the same part.
+    """
     expected = scenario.expected_mutations
     out: list[EditEvidence | None] = [None] * len(expected)
     # A create that only sets a product up is the persona's job; one that writes figures is work.
     work = [i for i, e in enumerate(expected) if e.mutation_type != "create" or _has_figures(expected_value(e))]
     if not work:
-        return out
+        return Evidence(out)
     traj = sorted(trajectory or [], key=lambda m: m.turn_index)  # stable: keeps the order within a turn
     contents: dict[str, Any] = {p.product_id: copy.deepcopy(p.initial_content) for p in scenario.products}
     check = _Check(scenario)
@@ -178,25 +225,36 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
         touched[m.product_id].append((m.turn_index, tokens))
         if m.mutation_type in _REMOVALS:
             removals[m.product_id].append((m.turn_index, tokens))
-    # Each expected edit is looked for at the end of every turn of its window, first hit wins: a value
-    # the meeting itself changes again a turn later (a correction) still counts for the turn it answered.
-    pending = sorted(work, key=lambda i: expected[i].turn_index)
+    # From which turn the meeting had asked for each expected edit's value at its part.
+    asked_from = {
+        i: min(expected[j].turn_index for j in range(len(expected)) if _same_truth(expected[j], expected[i]))
+        if expected[i].mutation_type not in _REMOVALS else expected[i].turn_index
+        for i in work
+    }
+    stale: set[int] = set()  # held its value before it was asked for: rewriting it is no evidence
     on_time_paths: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-    turns = sorted({expected[i].turn_index + d for i in work for d in range(EVIDENCE_WINDOW + 1)})
+    pending = sorted(work, key=lambda i: expected[i].turn_index)
+    last_turn = max([expected[i].turn_index + EVIDENCE_WINDOW for i in work] + [m.turn_index for m in traj])
     pos = 0
-    for turn in turns:
-        applied = False
+    errors = 0
+    for turn in range(last_turn + 1):
+        changed: set[str] = set()
         while pos < len(traj) and traj[pos].turn_index <= turn:
-            _apply(contents, traj[pos])
+            errors += not _apply(contents, traj[pos])
+            changed.add(traj[pos].product_id)
             pos += 1
-            applied = True
-        if applied:
+        if changed:
             check.changed()
         for i in pending:
             e = expected[i]
             if e.turn_index > turn:
-                break
-            if out[i] is not None and out[i].status == "on_time" or turn > e.turn_index + EVIDENCE_WINDOW:  # type: ignore[union-attr]
+                # Not asked yet: a part that comes to hold the value now was not asked for (unless the
+                # meeting asked for the same value there before).
+                if e.product_id in changed and i not in stale and asked_from[i] > turn \
+                        and e.mutation_type not in _REMOVALS and check.judge(e, contents)[0]:
+                    stale.add(i)
+                continue
+            if turn > e.turn_index + EVIDENCE_WINDOW or (out[i] is not None and out[i].status == "on_time"):  # type: ignore[union-attr]
                 continue
             if e.mutation_type in _REMOVALS:
                 if _removed(e, removals[e.product_id], turn):
@@ -206,7 +264,8 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
             if not ok:
                 continue
             edits = [p for t, p in touched[e.product_id] if e.turn_index <= t <= turn]
-            if any(_is_prefix(ep, ap) or _is_prefix(ap, ep) for ep in edits for ap in paths):
+            mine = any(_is_prefix(ep, ap) or _is_prefix(ap, ep) for ep in edits for ap in paths)
+            if mine and i not in stale:
                 out[i] = EditEvidence("on_time", turn)
                 on_time_paths[e.product_id].extend(paths)
             elif out[i] is None and paths and all(
@@ -214,9 +273,13 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
                 for ap in paths
             ):
                 out[i] = EditEvidence("kept", turn)
-        pending = [i for i in pending if not (out[i] is not None and out[i].status == "on_time")]  # type: ignore[union-attr]
+        pending = [
+            i for i in pending
+            if not (out[i] is not None and out[i].status == "on_time")  # type: ignore[union-attr]
+            and turn <= expected[i].turn_index + EVIDENCE_WINDOW
+        ]
     while pos < len(traj):
-        _apply(contents, traj[pos])
+        errors += not _apply(contents, traj[pos])
         pos += 1
     check.changed()
     last = traj[-1].turn_index if traj else None
@@ -228,12 +291,62 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> list
                 continue
             ok, _ = check.judge(expected[i], contents)
             out[i] = EditEvidence("late", last) if ok else EditEvidence("missing", None)
-    return out
+    return Evidence(out, errors)
+
+
+def _diff(pid: str, turn: int, before: Any, after: Any, path: list[str], out: list[Mutation], budget: list[int]) -> None:
+    """The edits that take ``before`` to ``after`` part by part: changed leaves updated, new keys and list
+    items added whole (a chart's new series is one edit), removed ones deleted (list items from the end)."""
+    if before == after:
+        return
+    budget[0] -= 1
+    if budget[0] < 0:
+        return
+    ptr = make_pointer(path)
+    if isinstance(before, dict) and isinstance(after, dict) and path:
+        for k, v in after.items():
+            if k in before:
+                _diff(pid, turn, before[k], v, [*path, str(k)], out, budget)
+            else:
+                out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="add_key",
+                                    path=make_pointer([*path, str(k)]), old_value=None, new_value=copy.deepcopy(v)))
+        for k, v in before.items():
+            if k not in after:
+                out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="remove_key",
+                                    path=make_pointer([*path, str(k)]), old_value=v, new_value=None))
+        return
+    if isinstance(before, list) and isinstance(after, list):
+        common = min(len(before), len(after))
+        for i in range(common):
+            _diff(pid, turn, before[i], after[i], [*path, str(i)], out, budget)
+        for i in range(common, len(after)):
+            out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="add_list_item",
+                                path=make_pointer([*path, str(i)]), old_value=None, new_value=copy.deepcopy(after[i])))
+        for i in range(len(before) - 1, common - 1, -1):
+            out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="remove_list_item",
+                                path=make_pointer([*path, str(i)]), old_value=before[i], new_value=None))
+        return
+    if isinstance(before, dict) and isinstance(after, dict):  # the product's root
+        for k, v in after.items():
+            if k in before:
+                _diff(pid, turn, before[k], v, [str(k)], out, budget)
+            else:
+                out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="add_key",
+                                    path=make_pointer([str(k)]), old_value=None, new_value=copy.deepcopy(v)))
+        for k, v in before.items():
+            if k not in after:
+                out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="remove_key",
+                                    path=make_pointer([str(k)]), old_value=v, new_value=None))
+        return
+    out.append(Mutation(turn_index=turn, product_id=pid, mutation_type="update_value", path=ptr,
+                        old_value=before, new_value=copy.deepcopy(after)))
 
 
 def snapshot_trajectory(responses: ScenarioResponses) -> list[Mutation] | None:
     """A trajectory from per-turn product snapshots: a product's first appearance is a ``create``, then
-    every changed leaf an edit in the turn whose snapshot shows it. None when no turn carries products."""
+    each turn's changes, part by part, are edits in the turn whose snapshot shows them (a product whose
+    changes are too many to list, past MAX_SNAPSHOT_LEAVES, is one whole-product write). None when no turn
+    carries products."""
     turns = sorted(responses.turns, key=lambda t: t.turn_index)
     if not any(t.work_products for t in turns):
         return None
@@ -249,15 +362,12 @@ def snapshot_trajectory(responses: ScenarioResponses) -> list[Mutation] | None:
                 out.append(Mutation(turn_index=t.turn_index, product_id=pid, mutation_type="create", path="",
                                     old_value=None, new_value=wp.content))
             else:
-                old = dict(leaves(before)[:MAX_SNAPSHOT_LEAVES])
-                new = dict(leaves(wp.content)[:MAX_SNAPSHOT_LEAVES])
-                for path, v in new.items():
-                    if path not in old or old[path] != v:
-                        out.append(Mutation(turn_index=t.turn_index, product_id=pid, mutation_type="update_value",
-                                            path=make_pointer(list(path)), old_value=old.get(path), new_value=v))
-                for path, v in old.items():
-                    if path not in new:
-                        out.append(Mutation(turn_index=t.turn_index, product_id=pid, mutation_type="delete",
-                                            path=make_pointer(list(path)), old_value=v, new_value=None))
+                diff: list[Mutation] = []
+                budget = [MAX_SNAPSHOT_LEAVES]
+                _diff(pid, t.turn_index, before, wp.content, [], diff, budget)
+                if budget[0] < 0:
+                    diff = [Mutation(turn_index=t.turn_index, product_id=pid, mutation_type="update_value",
+                                     path="", old_value=before, new_value=wp.content)]
+                out += diff
             previous[pid] = wp.content
     return out

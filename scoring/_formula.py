@@ -27,7 +27,8 @@ TURN_DIMENSIONS: tuple[str, ...] = tuple(TURN_WEIGHTS)
 PRODUCT_DIMENSIONS: tuple[str, ...] = tuple(PRODUCT_WEIGHTS)
 
 HARD_FLOOR = 4.0
-SCENARIO_FLOOR = 4.0  # a scenario whose journey or destination is below HARD_FLOOR scores at most this
+SCENARIO_FLOOR = 4.0  # the least a scenario's caps come down to for its curveballs
+BALANCE_MARGIN = 1.0  # a scenario scores at most its weaker half (journey or destination) plus this
 DISAGREEMENT_RANGE = 3.0
 DISAGREEMENT_STD = 2.0
 JOURNEY_WEIGHT = 0.4
@@ -109,12 +110,13 @@ def correctness_bound(passed: int, required: int) -> float | None:
 def evidence_cap(on_time: int, expected: int) -> float | None:
     """The most a product may score for the share of its expected edits made in time, or None (no cap).
 
-    Half or more made in time: no cap. Below half the cap falls from 4.0 to 1.0 at none, so a final
-    state handed over without the work shown in time earns the minimum, however it was split.
+    A slope, not a cliff: 1 + 9 × share, so 10 with every edit shown in time, 5.5 with half, 1.0 with
+    none; a final state handed over without the work shown earns the minimum, however it was split,
+    and holding back part of the work costs in proportion.
     """
-    if expected <= 0 or on_time * 2 >= expected:
+    if expected <= 0 or on_time >= expected:
         return None
-    return 1.0 + (HARD_FLOOR - 1.0) * (2 * on_time / expected)
+    return 1.0 + 9.0 * on_time / expected
 
 
 def combine(journey: float | None, destination: float | None) -> float | None:

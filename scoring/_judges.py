@@ -39,6 +39,10 @@ class TurnItem:
     expected_edits: list[ExpectedMutation] = field(default_factory=list)
     edits_matched: int = 0
     trajectory_source: str = "none"
+    next_response: TurnResponse | None = None
+    """What the agent said in the next turn: a turn's facts stated there count, a little less (docs/scoring.md)."""
+    later: dict[int, TurnResponse] = field(default_factory=dict)
+    """What it said in every later turn: a fact restated there with another value weakens both."""
     kind: str = "turn"
 
     @property

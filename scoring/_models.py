@@ -115,6 +115,10 @@ class ScenarioScore(_Model):
     scenario_id: IdStr = Field(description="Scenario scored.")
     model_id: IdStr = Field(description="Agent or model scored.")
     trial: int = Field(description="Trial number of this (scenario, model) pair.")
+    scenario_seed: int | None = Field(default=None, description="Instance of the built-in scenario the line "
+                                      "was scored against (0: the published data); null for a scenario file.")
+    turns_scheduled: int | None = Field(default=None, description="Turns the line was scored against (the "
+                                        "scheduled slice); null: the whole scenario.")
     journey: float | None = Field(description="Mean turn score over scored turns.")
     destination: float | None = Field(description="Mean product score over scored products.")
     modylbench_score: float | None = Field(description="0.4 x journey + 0.6 x destination (unrounded).")

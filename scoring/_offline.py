@@ -21,10 +21,14 @@ from modylbench.scenarios import (
     ExpectedFact,
     Scenario,
     apply_mutations,
+    close,
+    label_tokens,
     leaves,
     normal_text,
+    parse_signal_number,
     quantity_spans,
     spoken_to_digits,
+    unit_family,
     value_credit,
 )
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
@@ -59,7 +63,7 @@ _HEDGE = re.compile(
     r"hard to say|anywhere from|give or take|ballpark)\b",
     re.I,
 )
-_ALTERNATIVE = re.compile(r"\bor\b", re.I)
+_ALTERNATIVE = re.compile(r"(?<![\w-])or(?![\w-])", re.I)  # 'SQL-or-later' offers no alternative
 HEDGE_REACH = 40  # characters before a figure in which a hedge word hedges it
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+")
 KNOWN_TOLERANCE_PCT = 0.5
@@ -75,6 +79,28 @@ BREADTH_ZERO = 0.8
 BREADTH_MIN_FACTS = 8
 DERIVE_FROM = 24  # figures of a turn (its facts, the persona's figures) whose one-step results count as known
 EDIT_WEIGHT = 0.65  # share of task progress that the turn's expected edits carry, when it has any
+LATE_TALK_CREDIT = 0.85  # a turn's fact stated in the next turn (after a question, or once the work was done)
+READINGS_KEPT = 512  # turn readings kept per scenario (a meeting's turns, several lines at once)
+RESTATED_FACTOR = 0.5  # a fact restated later with another value, without a stated correction: both weaken
+# A sentence that withdraws what was just said, or corrects it.
+_RETRACT = re.compile(
+    r"\b(disregard (that|this|those|what i (just )?said|my (last|previous|earlier))|scratch that|strike that|"
+    r"ignore (that|this|what i (just )?said|my (last|previous|earlier))|i take (that|it|those) back|"
+    r"retract|withdraw (that|those|my))\b",
+    re.I,
+)
+_CORRECT = re.compile(
+    r"\b(correction|misspoke|misspoken|let me correct|to correct|i meant|i mean|make that|should (be|read|have been)|"
+    r"my mistake|my error|corrected|typo)\b",
+    re.I,
+)
+# Asking or deferring in the turn the curveball came ("let me check that and come back to you").
+_DEFERRAL = re.compile(
+    r"\b(let me (check|confirm|look|verify|find out)|come back (to you |on (that|this|it) )?|get back to you|"
+    r"follow up|circle back|before i (answer|change|commit))",
+    re.I,
+)
+_NOT_BEFORE = re.compile(r"\b(not|rather than|instead of|as opposed to)\s*$", re.I)
 
 
 def _s(x: float) -> float:
@@ -124,11 +150,14 @@ class _ScenarioText:
             parts.append(spoken_to_digits(e.human_utterance))
             hidden += [e.description, e.expected_behavior]
         self.known = _known_numbers(scenario)
+        self.truth = _truth_numbers(scenario)
+        self.context_given = context_qs
         self.text_facts = [
             f for t in scenario.turns for f in t.expected_facts
             if not (isinstance(f.value, int | float) and not isinstance(f.value, bool))
         ]
         self._turn_known: dict[int, list[float]] = {}
+        self._readings: dict[tuple[int, str], _Reading] = {}
         self._scenario = scenario
         for o in scenario.expected_outputs:
             hidden.append(o.description)
@@ -141,6 +170,17 @@ class _ScenarioText:
             unseen |= shingles(p, HIDDEN_SHINGLE)
         self.corpora = [(visible, SHINGLE), (unseen, HIDDEN_SHINGLE)]
 
+
+    def reading(self, turn_index: int, said: str) -> _Reading:
+        """The turn's words read once (a turn is read again as the next turn's late answer and for the
+        restatements of earlier turns)."""
+        key = (turn_index, said)
+        hit = self._readings.get(key)
+        if hit is None:
+            if len(self._readings) >= READINGS_KEPT:
+                self._readings.pop(next(iter(self._readings)))
+            hit = self._readings[key] = _Reading(self, turn_index, said)
+        return hit
 
     def known_for(self, turn_index: int) -> list[float]:
         """What this turn's and the previous turn's figures give in one step (beside ``known``)."""
@@ -155,6 +195,31 @@ class _ScenarioText:
             hit = sorted(set(_derived(base)))
             self._turn_known[turn_index] = hit
         return hit
+
+
+def _truth_numbers(scenario: Scenario) -> list[float]:
+    """The figures that are true of the scenario's quantities: every fact, the ground truth, the reference
+    products and answers. A figure among these, or among the inputs given around a turn, stands for a
+    quantity of its own; any other figure near a fact's value is a rival for it."""
+    vals: list[float] = []
+    for t in scenario.turns:
+        for f in t.expected_facts:
+            if isinstance(f.value, int | float) and not isinstance(f.value, bool):
+                vals.append(float(f.value))
+        for text in (t.reference_response, t.reference_chat or ""):
+            for q in quantities(spoken_to_digits(text)):
+                vals.append(q.value)
+                if q.scaled is not None:
+                    vals.append(q.scaled)
+    vals += [float(v) for v in scenario.ground_truth.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    refs = [p.reference for p in scenario.products] or list(apply_mutations(scenario.expected_mutations).values())
+    for ref in refs:
+        for _path, leaf in leaves(ref):
+            if isinstance(leaf, int | float) and not isinstance(leaf, bool):
+                vals.append(float(leaf))
+            elif isinstance(leaf, str):
+                vals += [q.value for q in quantities(leaf)]
+    return sorted({abs(v) for v in vals})
 
 
 def _known_numbers(scenario: Scenario) -> list[float]:
@@ -251,20 +316,52 @@ def _compatible(a: Quantity, b: Quantity) -> bool:
 
 
 class _Claims:
-    """The figures a turn states, clause by clause, with hedges and competitors marked."""
+    """The figures a turn states, sentence by sentence: what it withdrew or corrected taken out, hedges and
+    rivals marked. Several values offered for one quantity anywhere in the turn are no claim."""
 
-    def __init__(self, text: str, known: list[float], derived: list[float] | None = None):
+    def __init__(self, text: str, known: list[float], derived: list[float] | None = None,
+                 accounted: list[float] | None = None, given: list[Quantity] | None = None):
         self.clauses: list[tuple[str, list[tuple[int, int, Quantity]]]] = []
         firm: list[str] = []
+        self.retracts_previous = False
+        live: list[list[bool]] = []
         for clause in _CLAUSE.split(text):
+            spans = quantity_spans(clause)
+            if _RETRACT.search(clause) is not None:
+                if not self.clauses:
+                    self.retracts_previous = True  # "disregard what I said" opening a turn
+                else:
+                    # Everything said before it in the turn is withdrawn; what comes after stands.
+                    live = [[False] * len(flags) for flags in live]
+                    firm = []
+                # What the retracting sentence says itself stands.
+            mine = [True] * len(spans)
+            if _CORRECT.search(clause) is not None and spans:
+                # A correction replaces what was said before for the same quantity; the figure it
+                # corrects ("24.6 %, not 27 %") is no claim.
+                for k, (s0, _e0, _q) in enumerate(spans):
+                    if _NOT_BEFORE.search(clause[max(0, s0 - 20) : s0]):
+                        mine[k] = False
+                stated = [q for k, (_s, _e, q) in enumerate(spans) if mine[k]]
+                for (_c, prev), flags in zip(self.clauses, live, strict=True):
+                    for k, (_s, _e, pq) in enumerate(prev):
+                        if any(_compatible(pq, q) and _near(pq, q) for q in stated):
+                            flags[k] = False
             if _HEDGE.search(clause) is None:
                 firm.append(clause)
-            spans = quantity_spans(clause)
             if spans:
                 self.clauses.append((clause, spans))
+                live.append(mine)
+        # Only the figures still standing are the turn's claims.
+        self.clauses = [
+            (c, [sp for sp, ok in zip(spans, flags, strict=True) if ok]) for (c, spans), flags in zip(self.clauses, live, strict=True)
+        ]
         self.firm_text = normal_text(" ".join(firm))
         self.known = known
         self.derived = derived or []
+        self.accounted = accounted or []
+        self.given = given or []
+        self._tokens: list[set[str] | None] | None = None
         sig = [q for _c, spans in self.clauses for _s, _e, q in spans if not _trivial(q)]
         self.n_significant = len(sig)
         self.n_unknown = sum(1 for q in sig if not self.is_known(q))
@@ -277,38 +374,66 @@ class _Claims:
         """The figure is one the scenario holds, or one step from this turn's figures."""
         return _q_known(q, self.known) or _q_known(q, self.derived)
 
+    def is_accounted(self, q: Quantity) -> bool:
+        """The figure stands for a quantity of its own: a true figure of the scenario, or one of the
+        inputs given in this turn, the previous one or the brief (quoting them is no rival)."""
+        return _q_known(q, self.accounted) or any(_same_figure(q, g) for g in self.given)
+
     def fact_quantities(self, value: float, unit: str, tol: float) -> tuple[list[Quantity], bool]:
         """(figures that state the value as a claim, whether it was only said hedged).
 
-        A figure is no claim when a rival of the same kind and size stands in its sentence that the
-        scenario does not know, or that is offered as its alternative ('or', a hedge word between
-        them); it is hedged when a hedge word comes just before it.
+        A figure is no claim when a rival of the same kind and size stands anywhere in the turn that
+        stands for no quantity of its own (not a true figure, not an input given), or that is offered as
+        its alternative in its sentence ('or', a hedge word between them); it is hedged when a hedge
+        word comes just before it.
         """
         clean: list[Quantity] = []
         hedged_only: list[Quantity] = []
-        for clause, spans in self.clauses:
-            for s, e, h in spans:
-                if not number_matches(h, value, unit, tol):
+        matches = [(ci, s, e, h) for ci, (_c, spans) in enumerate(self.clauses) for s, e, h in spans
+                   if number_matches(h, value, unit, tol)]
+        if not matches:
+            return [], False
+        for ci, (clause, spans) in enumerate(self.clauses):
+            for s2, e2, c in spans:
+                if _trivial(c) or number_matches(c, value, unit, tol):
                     continue
-                rivals = [
-                    (s2, e2, c) for s2, e2, c in spans
-                    if (s2, e2) != (s, e) and not _trivial(c) and _compatible(c, h) and _near(c, h)
-                    and not number_matches(c, value, unit, tol)
-                ]
-                competing = False
-                for s2, e2, c in rivals:
-                    between = clause[min(e, e2) : max(s, s2)]
-                    alternative = _ALTERNATIVE.search(between) is not None or _HEDGE.search(between) is not None
-                    if alternative or not self.is_known(c):
-                        competing = True
-                        break
-                if competing:
+                if not any(_compatible(c, h) and _near(c, h) for _ci, _s, _e, h in matches):
                     continue
-                hedged = _HEDGE.search(clause[max(0, s - HEDGE_REACH) : s]) is not None
-                (hedged_only if hedged else clean).append(h)
+                if not self.is_accounted(c):
+                    return [], False  # another value for the same quantity: no claim
+                for mci, s, e, h in matches:
+                    if mci == ci and _compatible(c, h) and _near(c, h):
+                        between = clause[min(e, e2) : max(s, s2)]
+                        if _ALTERNATIVE.search(between) is not None or _HEDGE.search(between) is not None:
+                            return [], False
+        for ci, s, _e, h in matches:
+            clause = self.clauses[ci][0]
+            hedged = _HEDGE.search(clause[max(0, s - HEDGE_REACH) : s]) is not None
+            (hedged_only if hedged else clean).append(h)
         if clean:
             return clean, False
         return hedged_only, bool(hedged_only)
+
+    def values_for(self, value: float, unit: str, tol: float, terms: tuple[str, ...]) -> list[Quantity]:
+        """Figures standing in sentences that name the fact (its description's words) with another
+        value of the same kind and size that is no true figure: a restatement that contradicts it."""
+        out: list[Quantity] = []
+        if not terms:
+            return out
+        probe = Quantity(value, _family_of(unit), None)
+        if self._tokens is None:
+            self._tokens = [set(label_tokens(c)) if _CORRECT.search(c) is None else None for c, _sp in self.clauses]
+        for (_clause, spans), words_here in zip(self.clauses, self._tokens, strict=True):
+            if words_here is None:
+                continue
+            if sum(1 for t in terms if t in words_here) < min(2, len(terms)):
+                continue
+            for _s, _e, c in spans:
+                if _trivial(c) or number_matches(c, value, unit, tol):
+                    continue
+                if _compatible(c, probe) and _near(c, probe) and not self.is_accounted(c):
+                    out.append(c)
+        return out
 
     def precision(self, n_facts: int) -> float:
         """1.0 for a turn whose figures are known or derivable; less as unknown figures or a flood grow."""
@@ -320,6 +445,23 @@ class _Claims:
         if self.n_significant > cap:
             factor *= (cap / self.n_significant) ** 2
         return factor
+
+
+def _family_of(unit: str) -> str:
+    fam, _scale = unit_family(unit)
+    return {"pct": "pct", "mult": "mult", "bps": "bps", "money": "money"}.get(fam, "plain")
+
+
+def _same_figure(q: Quantity, g: Quantity) -> bool:
+    """Two figures read from text are the same (any scale word either side)."""
+    a = abs(q.scaled if q.scaled is not None else q.value)
+    b = abs(g.scaled if g.scaled is not None else g.value)
+    return close(abs(q.value), abs(g.value), KNOWN_TOLERANCE_PCT) or close(a, b, KNOWN_TOLERANCE_PCT)
+
+
+def _fact_terms(f: ExpectedFact) -> tuple[str, ...]:
+    """The words of a fact's description that name it (figures and small words left out)."""
+    return tuple(t for t in label_tokens(f.description) if not any(ch.isdigit() for ch in t) and len(t) > 2)
 
 
 def _near(a: Quantity, b: Quantity) -> bool:
@@ -359,12 +501,17 @@ class _Reading:
         self.cleaned, self.injected = strip_injection(spoken_to_digits(said))
         self.kept, self.copied = mask_copied(self.cleaned, st.corpora)
         self.tnorm = normal_text(self.kept)
-        self.claims = _Claims(self.kept, st.known, st.known_for(turn_index))
+        given: list[Quantity] = []
+        for ti in (turn_index - 1, turn_index):
+            if 0 <= ti < len(st.turn_given):
+                given += st.turn_given[ti]
+        self.claims = _Claims(self.kept, st.known, st.known_for(turn_index), st.truth, given)
 
-    def facts(self, expected: list[ExpectedFact]) -> list[FactEvidence]:
-        """Each expected fact: stated, hedged, given."""
+    def facts(self, expected: list[ExpectedFact], turn_index: int | None = None) -> list[FactEvidence]:
+        """Each expected fact (of this turn, or of ``turn_index`` when read late): stated, hedged, given."""
         st, claims = self.st, self.claims
-        given_qs = st.turn_given[self.turn_index] if self.turn_index < len(st.turn_given) else []
+        ti = self.turn_index if turn_index is None else turn_index
+        given_qs = st.turn_given[ti] if ti < len(st.turn_given) else []
         out = []
         for f in expected:
             numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
@@ -378,6 +525,39 @@ class _Reading:
                 stated = hedged = fact_stated(f, self.tnorm, [])
             out.append(FactEvidence(fact=f, stated=stated, hedged=stated and hedged, given=given))
         return out
+
+    def contradicts(self, f: ExpectedFact) -> bool:
+        """This turn restates the fact with another value, without saying it corrects it."""
+        if not (isinstance(f.value, int | float) and not isinstance(f.value, bool)):
+            return False
+        return bool(self.claims.values_for(float(f.value), f.unit, f.tolerance_pct, _fact_terms(f)))
+
+
+def _said(r: TurnResponse | None) -> str:
+    return "" if r is None else "\n".join([r.agent_response, *r.chat_messages])
+
+
+def _credit(ev: FactEvidence, words_factor: float) -> float:
+    # Talking points recited with the whole meeting's list lose credit; figures do not.
+    if not ev.stated:
+        return 0.0
+    return (HEDGED_FACT_CREDIT if ev.hedged else 1.0) * (1.0 if ev.numeric else words_factor)
+
+
+def _states_truth(q: Quantity, turn: Any, edge: Any) -> bool:
+    """The figure states one of the turn's true values (a fact, a good signal) within its precision."""
+    for f in turn.expected_facts:
+        if isinstance(f.value, int | float) and not isinstance(f.value, bool) and number_matches(
+            q, float(f.value), f.unit, max(f.tolerance_pct, _stated_tolerance_pct(q.value))
+        ):
+            return True
+    for sgn in edge.good_signals:
+        sq = parse_signal_number(sgn)
+        if sq is not None:
+            unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(sq.family, "")
+            if number_matches(q, sq.value, unit, max(0.5, _stated_tolerance_pct(q.value))):
+                return True
+    return False
 
 
 def facts_stated(scenario: Scenario, turn_index: int, response: TurnResponse | None) -> list[FactEvidence]:
@@ -432,14 +612,16 @@ class OfflineJudge(Judge):
 
     def _turn(self, item: TurnItem) -> Verdict:
         turn, r = item.turn, item.response
-        said = "" if r is None else "\n".join([r.agent_response, *r.chat_messages])
+        said = _said(r)
+        late_said = _said(item.next_response)
         progress = item.edits_matched / len(item.expected_edits) if item.expected_edits else None
-        if not said.strip() and not item.edits:
+        if not said.strip() and not item.edits and not late_said.strip():
             dims = dict.fromkeys(item.dimensions, 1.0)
             return Verdict(judge=self.name, dimensions=dims, rationale="no response", flags=["no_response"])
         st = self._text(item.scenario)
         flags: list[str] = []
-        rd = _Reading(st, turn.turn_index, said)
+        rd = st.reading(turn.turn_index, said)
+        late = st.reading(turn.turn_index + 1, late_said) if late_said.strip() else None
         cleaned, kept, tnorm, claims = rd.cleaned, rd.kept, rd.tnorm, rd.claims
         if rd.injected:
             flags.append("prompt_injection")
@@ -458,21 +640,40 @@ class OfflineJudge(Judge):
             words_factor = max(0.0, 1 - (breadth - BREADTH_FREE) / (BREADTH_ZERO - BREADTH_FREE))
             flags.append("keyword_stuffing")
             notes.append(f"talking points of the whole meeting in one turn: {breadth:.0%}")
+        # What this turn said stops counting when the next turn withdraws it ("disregard what I said").
+        withdrawn = late is not None and late.claims.retracts_previous
+        if withdrawn:
+            flags.append("retracted")
+        later = [st.reading(ti, _said(resp)) for ti, resp in sorted(item.later.items()) if _said(resp).strip()]
         if turn.expected_facts:
             total = got = 0.0
-            n_got = n_hedged = 0
-            for ev in rd.facts(turn.expected_facts):
+            n_got = n_hedged = n_late = n_restated = 0
+            own = rd.facts(turn.expected_facts)
+            late_evs = late.facts(turn.expected_facts, turn.turn_index) if late is not None else [None] * len(own)
+            late_precision = late.claims.precision(len(turn.expected_facts)) if late is not None else 0.0
+            for ev, lev in zip(own, late_evs, strict=True):
                 w = GIVEN_FACT_WEIGHT if ev.given else 1.0
                 total += w
-                if ev.stated:
-                    # Talking points recited with the whole meeting's list lose credit; figures do not.
-                    got += w * (HEDGED_FACT_CREDIT if ev.hedged else 1.0) * (1.0 if ev.numeric else words_factor)
+                c_own = 0.0 if withdrawn else _credit(ev, words_factor) * precision
+                if c_own and any(x.contradicts(ev.fact) for x in later):
+                    # Restated later with another value and no correction said: no longer a claim of its own.
+                    c_own *= RESTATED_FACTOR
+                    n_restated += 1
+                c_late = LATE_TALK_CREDIT * _credit(lev, words_factor) * late_precision if lev is not None else 0.0
+                c = max(c_own, c_late)
+                if c:
                     n_got += 1
-                    n_hedged += ev.hedged
-            fact_frac = got / total * precision
-            notes.append(f"facts {n_got}/{len(turn.expected_facts)}")
+                    n_hedged += ev.hedged if c == c_own else bool(lev and lev.hedged)
+                    n_late += c == c_late and c_late > c_own
+                got += w * c
+            fact_frac = got / total
+            notes.append(f"facts {n_got}/{len(turn.expected_facts)}" + (f" ({n_late} a turn late)" if n_late else ""))
             if n_hedged:
                 flags.append("hedged")
+            if n_late:
+                flags.append("answered_late")
+            if n_restated:
+                flags.append("restated_differently")
         if precision < 1.0:
             flags.append("imprecise")
             notes.append(
@@ -483,18 +684,32 @@ class OfflineJudge(Judge):
         edge = item.scenario.edge_case(turn.edge_case) if turn.edge_case else None
         if edge is not None:
             good = [s for s in edge.good_signals if signal_present(s, norm, qs, open_end=True)]
+            # A curveball is handled when it is raised; after a clarifying question, in the next turn.
+            asked = "?" in said or _DEFERRAL.search(said) is not None
+            if late is not None and asked and len(good) < min(2, len(edge.good_signals)):
+                late_norm = normalise(late.kept)
+                late_good = [s for s in edge.good_signals
+                             if s not in good and signal_present(s, late_norm, late.claims.quantities, open_end=True)]
+            else:
+                late_good = []
             # Giving in counts even in the persona's own words ("sure, just put 25% in"), so bad
-            # signals are looked for before copied spans are masked.
-            raw_norm, raw_qs = normalise(cleaned), quantities(cleaned)
+            # signals are looked for before copied spans are masked; a figure that states the truth
+            # within its precision ("21 %" for 21.0 %) is never read as giving in.
+            raw_norm = normalise(cleaned)
+            raw_qs = [q for q in quantities(cleaned) if not _states_truth(q, turn, edge)]
             bad = [s for s in edge.bad_signals if signal_present(s, raw_norm, raw_qs, skip_negated=True)]
             if edge.good_signals:
-                edge_frac = min(1.0, len(good) / min(2, len(edge.good_signals)))
+                need = min(2, len(edge.good_signals))
+                edge_frac = max(min(1.0, len(good) / need),
+                                LATE_TALK_CREDIT * min(1.0, (len(good) + len(late_good)) / need) if late_good else 0.0)
             else:
                 edge_frac = fact_frac if fact_frac is not None else 0.0
             edge_frac *= precision
             if bad:
                 edge_frac *= BAD_SIGNAL_FACTOR
                 flags.append("edge_case_conceded")
+            elif edge_frac < 0.5:
+                flags.append("edge_case_unhandled")
             notes.append(f"edge signals good {len(good)}/{len(edge.good_signals)} bad {len(bad)}")
 
         if progress is not None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from modylbench.record import ScenarioResponses, valid_text
+from modylbench.record import MAX_RUN_TEXT, MAX_TURN_CHAT, MAX_TURN_TEXT, ScenarioResponses, valid_text
 from modylbench.scoring._models import Scorecard
 
 logger = logging.getLogger(__name__)
@@ -74,6 +74,33 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+class _NumberOutOfRange(ValueError):
+    pass
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999 reads as infinity: no JSON number means that
+        raise _NumberOutOfRange(f"number {text[:40]} is out of range (JSON numbers here must be finite)")
+    return value
+
+
+def _text_bounds(responses: ScenarioResponses) -> None:
+    """Refuse a run whose speech and chat exceed what is scored (MAX_TURN_TEXT, MAX_TURN_CHAT, MAX_RUN_TEXT)."""
+    total = 0
+    for i, turn in enumerate(responses.turns):
+        if len(turn.chat_messages) > MAX_TURN_CHAT:
+            raise ValueError(f"turns[{i}].chat_messages: {len(turn.chat_messages):,} messages; at most "
+                             f"{MAX_TURN_CHAT:,} a turn are scored")
+        chars = len(turn.agent_response) + sum(len(m) for m in turn.chat_messages)
+        if chars > MAX_TURN_TEXT:
+            raise ValueError(f"turns[{i}]: {chars:,} characters of speech and chat; at most {MAX_TURN_TEXT:,} a "
+                             "turn are scored")
+        total += chars
+    if total > MAX_RUN_TEXT:
+        raise ValueError(f"turns: {total:,} characters of speech and chat; at most {MAX_RUN_TEXT:,} a run are scored")
+
+
 def _validation_reason(exc: ValidationError) -> str:
     errs = exc.errors(include_url=False)
     first = errs[0]
@@ -99,11 +126,15 @@ def parse_line(raw: bytes, first: bool) -> ScenarioResponses:
     except UnicodeDecodeError as exc:
         raise ValueError(f"invalid UTF-8 at byte {exc.start}") from None
     try:
-        obj = json.loads(text, parse_constant=_no_constants)
+        obj = json.loads(text, parse_constant=_no_constants, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise ValueError("truncated JSON (the line ends before the object is complete)") from None
         raise ValueError(f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except _NumberOutOfRange as exc:
+        raise ValueError(str(exc)) from None
+    except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+        raise ValueError(f"invalid JSON: {str(exc).splitlines()[0][:100]}") from None
     except RecursionError:
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
     if not isinstance(obj, dict):
@@ -115,11 +146,13 @@ def parse_line(raw: bytes, first: bool) -> ScenarioResponses:
         # neither hashed nor written, so it is made valid here, where responses enter.
         obj = _valid_strings(obj)
     try:
-        return ScenarioResponses.model_validate(obj)
+        responses = ScenarioResponses.model_validate(obj)
     except ValidationError as exc:
         raise ValueError(_validation_reason(exc)) from None
     except RecursionError:
         raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    _text_bounds(responses)
+    return responses
 
 
 def read_responses_located(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -44,6 +45,10 @@ AGENT_ERROR_FLAG = "agent_error"
 """Scenario flag: the record holds ``agent_error`` events (responses ``measurements.agent_errors``)."""
 
 
+REPLAY_ERROR_FLAG = "trajectory_replay_error"
+"""Scenario flag: some of the agent's edits could not be replayed onto its products (docs/scoring.md)."""
+
+
 @dataclass
 class _Run:
     """One responses line prepared for judging."""
@@ -56,6 +61,29 @@ class _Run:
     turn_items: list[TurnItem]
     product_items: list[ProductItem]
     product_evidence: list[tuple[int, int] | None]  # (matched, expected) per product item
+    full_turns: int  # turns of the whole scenario (the scheduled one may be a slice)
+    replay_errors: int  # the agent's edits that could not be replayed onto its products
+
+
+@functools.lru_cache(maxsize=32)
+def _published_seed(scenario_id: str) -> int | None:
+    from modylbench.scenarios import builtin, builtin_ids
+
+    if scenario_id not in builtin_ids():
+        return None
+    return builtin.build(scenario_id, 0).seed
+
+
+def instance_of(scenario: Scenario) -> int | None:
+    """Which instance of a built-in scenario this is: the ``--seed`` it was built with (0: the published
+    data); None for a scenario from a file (data, the same whatever the seed)."""
+    seed = scenario.metadata.get("instance_seed")
+    if isinstance(seed, int):
+        return seed
+    published = _published_seed(scenario.scenario_id)
+    if published is None:
+        return None
+    return 0 if scenario.seed == published else scenario.seed
 
 
 def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:
@@ -64,6 +92,9 @@ def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str
     if sc is None:
         known = ", ".join(sorted(scenarios)) or "none"
         return f"unknown scenario {resp.scenario_id!r} (known: {known})"
+    if resp.scenario_seed is not None and instance_of(sc) not in (None, resp.scenario_seed):
+        return (f"the line answers instance {resp.scenario_seed} (scenario_seed), not instance {instance_of(sc)} "
+                "it would be scored against")
     seen: set[int] = set()
     for t in resp.turns:
         if t.turn_index in seen:
@@ -175,9 +206,11 @@ def _checks(expected: ExpectedOutput, content: Any, scenario: Scenario) -> list[
     return out
 
 
-def played_scenario(resp: ScenarioResponses, scenario: Scenario) -> Scenario:
-    """The scenario as far as the session played it (``turns_played``; the whole meeting when unknown)."""
-    n = getattr(resp, "turns_played", None)
+def scheduled_scenario(resp: ScenarioResponses, scenario: Scenario) -> Scenario:
+    """The scenario as the harness scheduled it for this line (``turns_scheduled``: the whole meeting, or
+    the ``--turns`` slice; the whole scenario when unknown). Never the turns the agent stayed for: a
+    meeting left early is scored against what was scheduled, its unplayed turns unanswered."""
+    n = resp.turns_scheduled
     if isinstance(n, int) and 0 < n < len(scenario.turns):
         return scenario.first_turns(n)
     return scenario
@@ -185,7 +218,8 @@ def played_scenario(resp: ScenarioResponses, scenario: Scenario) -> Scenario:
 
 def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     """Items to judge for one responses line (the scenario must be the line's own)."""
-    scenario = played_scenario(resp, scenario)
+    full_turns = len(scenario.turns)
+    scenario = scheduled_scenario(resp, scenario)
     resp = named_responses(resp, scenario)
     if resp.mutation_trajectory is not None:
         trajectory: list[Mutation] | None = list(resp.mutation_trajectory)
@@ -193,7 +227,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     else:
         trajectory = snapshot_trajectory(resp)
         source = "snapshots" if trajectory is not None else "none"
-    evidence = edit_evidence(trajectory, scenario)
+    found = edit_evidence(trajectory, scenario)
+    evidence = found.edits
     metrics = compute_metrics(trajectory, scenario, source)
     metrics.on_time = sum(1 for ev in evidence if ev is not None and ev.counts)
     metrics.late = sum(1 for ev in evidence if ev is not None and ev.status == "late")
@@ -214,6 +249,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             expected_edits=[e for e, _ in expected_by_turn.get(t.turn_index, [])],
             edits_matched=sum(1 for _, ev in expected_by_turn.get(t.turn_index, []) if ev is not None and ev.counts),
             trajectory_source=source,
+            next_response=by_turn.get(t.turn_index + 1) if t.turn_index + 1 < len(scenario.turns) else None,
+            later={i: r for i, r in by_turn.items() if t.turn_index < i < len(scenario.turns)},
         )
         for t in scenario.turns
     ]
@@ -232,7 +269,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             if e.product_id and m.product_id == e.product_id and ev is not None
         ]
         product_evidence.append((sum(1 for ev in evs if ev.counts), len(evs)) if evs else None)
-    return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, product_evidence)
+    return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, product_evidence, full_turns,
+                found.replay_errors)
 
 
 def _assemble_item(item: Item, verdicts: list[Verdict]) -> tuple[dict[str, float], list[str], str | None]:
@@ -329,23 +367,39 @@ def _score_product(
 def _scenario_floors(
     run: _Run, turns: list[TurnScore], journey: float | None, destination: float | None, total: float
 ) -> tuple[float, list[str]]:
-    """Scenario-level floors (docs/scoring.md): a silent journey, no deliverables, conceded edge cases."""
+    """Scenario-level caps (docs/scoring.md), slopes rather than cliffs: both halves are needed (the score
+    is at most the weaker half plus BALANCE_MARGIN), and every curveball must be handled (each edge case's
+    handling, none when conceded, takes its share of the way from 10 down to the floor)."""
     flags: list[str] = []
-    if journey is not None and journey < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
+    # The journey's substance: turns with something to be right about (facts, expected edits, a curveball).
+    truth = [t.score for t, it in zip(turns, run.turn_items, strict=True)
+             if t.score is not None and (it.turn.expected_facts or it.expected_edits or it.turn.edge_case)]
+    substance = sum(truth) / len(truth) if truth else journey
+    if substance is not None and destination is not None:
+        cap = min(substance, destination) + F.BALANCE_MARGIN
+        if total > cap:
+            total = cap
+            flags.append("silent_journey" if substance <= destination else "no_deliverables")
+    elif journey is not None and journey < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
         total = F.SCENARIO_FLOOR
         flags.append("silent_journey")
-    if destination is not None and destination < F.HARD_FLOOR and total > F.SCENARIO_FLOOR:
-        total = F.SCENARIO_FLOOR
-        flags.append("no_deliverables")
-    edge_turns = [t for t, it in zip(turns, run.turn_items, strict=True) if it.turn.edge_case]
-    if edge_turns:
-        conceded = sum(1 for t in edge_turns if "edge_case_conceded" in t.flags)
-        if conceded:
-            # Each curveball given in to takes an equal share of the way from 10 down to the floor.
-            cap = F.SCENARIO_FLOOR + (10.0 - F.SCENARIO_FLOOR) * (1 - conceded / len(edge_turns))
-            if total > cap:
-                total = cap
+    edge = [(t, it) for t, it in zip(turns, run.turn_items, strict=True) if it.turn.edge_case]
+    if edge:
+        handled = []
+        for t, _it in edge:
+            a = t.dimensions.get("adaptability")
+            # Addressing the curveball's substance (one of the two signals it needs) is handling it;
+            # a neutral reply is not, and giving in is worse than not handling.
+            h = 0.0 if a is None or "edge_case_conceded" in t.flags else max(0.0, min(1.0, 2 * (a - 1.0) / 9.0))
+            handled.append(h)
+        share = sum(handled) / len(handled)
+        cap = F.SCENARIO_FLOOR + (10.0 - F.SCENARIO_FLOOR) * share
+        if any("edge_case_conceded" in t.flags for t, _ in edge):
             flags.append("edge_cases_conceded")
+        if total > cap:
+            total = cap
+            if "edge_cases_conceded" not in flags:
+                flags.append("edge_cases_unhandled")
     return total, flags
 
 
@@ -396,6 +450,9 @@ def _finish(
     if measured.get("agent_errors") and AGENT_ERROR_FLAG not in flags:
         # The agent failed (its model unreachable, a crash, no join): the score measures that failure.
         flags.append(AGENT_ERROR_FLAG)
+    if run.replay_errors:
+        # Edits at parts their product does not have: the trajectory is not what the products show.
+        flags.append(REPLAY_ERROR_FLAG)
     flags += network_flags(measured)
     if sc.expected_mutations and run.metrics.source == "none":
         flags.append("no_trajectory")
@@ -418,6 +475,8 @@ def _finish(
         scenario_id=sc.scenario_id,
         model_id=run.responses.model_id,
         trial=run.trial,
+        scenario_seed=instance_of(sc),
+        turns_scheduled=len(sc.turns) if len(sc.turns) < run.full_turns else None,
         journey=journey,
         destination=destination,
         modylbench_score=total,

@@ -48,9 +48,19 @@ def incomplete_note(scorecard: Scorecard) -> str | None:
     )
 
 
+PIPED_WIDTH = 160
+"""Columns of the summary when it is piped or redirected: rich's 80 would cut ids and numbers."""
+
+
+def summary_console(stderr: bool = False) -> Console:
+    """The console every command prints its summary on: the terminal's width, or ``PIPED_WIDTH`` when piped."""
+    tty = Console(stderr=stderr).is_terminal
+    return Console(stderr=stderr, width=None if tty else PIPED_WIDTH)
+
+
 def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
     """Print the models table (mean score, tier, pass^k) and a per-run table, rounded for display."""
-    console = console or Console()
+    console = console or summary_console()
     models = Table(title=f"ModylBench — judges: {', '.join(scorecard.judges)}", title_justify="left")
     for col, just in (
         ("model", "left"),

@@ -8,6 +8,7 @@ import re
 from modylbench.scenarios import (
     ExpectedFact,
     Quantity,
+    close,
     has_term,
     normal_text,
     number_matches,
@@ -172,10 +173,21 @@ def signal_present(
     s = signal.strip()
     sq = parse_signal_number(s)
     if sq is not None:
+        if sq.scaled is not None:
+            # A signal with a scale word ('$180.0M') is that amount in any notation ('$180,000,000').
+            return any(
+                q.family in ("plain", "money") and close(abs(q.scaled if q.scaled is not None else q.value),
+                                                         abs(sq.scaled), 0.5)
+                for q in qs
+            )
         unit = {"pct": "%", "mult": "x", "bps": "bps"}.get(sq.family, "")
         # A signal that says its unit ('US$10,788', '25%') needs the figure said in that unit.
         return any(
-            number_matches(q, sq.value, unit, 0.5) and (sq.family == "plain" or q.family == sq.family) for q in qs
+            number_matches(q, sq.value, unit, 0.5)
+            and (sq.family == "plain" or q.family == sq.family
+                 # a percent said as a fraction (0.997 for 99.7 %) is the same figure
+                 or (sq.family == "pct" and q.family == "plain" and abs(q.value) <= 1.5 < abs(sq.value)))
+            for q in qs
         )
     o = normalise(s)
     if not o:

@@ -31,7 +31,18 @@ AGENT_FORMS = (
     "webrtc only); 'py:MODULE:FUNCTION' (async def FUNCTION(client) on the SDK; over webrtc in a process of its "
     "own, over inproc in-process)"
 )
-"""The forms ``--agent`` accepts, for help texts and errors."""
+"""The forms ``--agent`` accepts, in full, for help texts."""
+
+
+def unknown_agent(spec: str) -> str:
+    """The one line for an ``--agent`` that names nothing: the closest built-in, then the forms in brief."""
+    import difflib
+
+    plain = [a for a in sorted(AGENTS) if a not in ("llm", "realtime")]  # those two are listed with their model
+    close = difflib.get_close_matches(spec, sorted(AGENTS), n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return (f"unknown agent {spec[:60]!r}; {hint}built-in agents: {', '.join(plain)}, llm/MODEL[@URL], "
+            "realtime/MODEL[@URL]; or your own: 'cmd:COMMAND' or 'py:MODULE:FUNCTION' (modylbench run --help)")
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -88,7 +99,7 @@ def resolve_agent(spec: str, name: str | None = None, *, check: bool = True) -> 
         except ModelSpecError as exc:
             raise UserError(f"--agent {exc}") from None
     elif spec not in AGENTS:
-        raise UserError(f"unknown agent {spec!r}; --agent takes {AGENT_FORMS}")
+        raise UserError(unknown_agent(spec))
     return AgentSpec("builtin", spec, name or spec, spec)
 
 

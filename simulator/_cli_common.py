@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-import sys
+import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,17 +41,53 @@ def _read_network(ctx: click.Context, param: click.Parameter, value: str | None)
         raise click.BadParameter(str(exc)) from None
 
 
-network_option = click.option(
-    "--network", "network", default=None, metavar="PROFILE", callback=_read_network,
-    help="Impair the WebRTC session's packets: clean, home-wifi, mobile, congested, lossy-burst, or "
-         "loss=…,burst=…,delay=…,jitter=…,rate=…,reorder=…,duplicate=… (down:…;up:… per direction; "
-         "docs/network.md). Deterministic from --seed.",
+_NETWORK_HELP = (
+    "Impair the WebRTC session's packets: clean, home-wifi, mobile, congested, lossy-burst, or "
+    "loss=…,burst=…,delay=…,jitter=…,rate=…,reorder=…,duplicate=… (down:…;up:… per direction; "
+    "docs/network.md). Deterministic from --seed."
 )
+
+
+def network_option(names_folder: bool = False) -> Callable[[Any], Any]:
+    """``--network PROFILE``; ``names_folder``: the command names session folders by their key (run), and its
+    help says where the profile goes in the name."""
+    extra = (" A profile other than clean is part of the session's folder name, after the transport "
+             "(…__webrtc__net-mobile__all__seed0__t0).") if names_folder else ""
+    return click.option("--network", "network", default=None, metavar="PROFILE", callback=_read_network,
+                        help=_NETWORK_HELP + extra)
 
 
 def network_seed(seed: int, trial: int = 0) -> int:
     """The seed of a session's network fates: its scenario seed, and its trial (trials see different fates)."""
     return seed + 1_000_003 * trial
+
+
+STOPPED_BY_CTRL_C = "stopped by Ctrl-C: its folder is kept, incomplete (the next run moves it aside and plays it again)"
+"""What a session that Ctrl-C stopped is reported as (``session_failed``)."""
+
+
+def stop_on_ctrl_c(heard: Callable[[], None]) -> Callable[[], None]:
+    """Call inside the running loop: the first Ctrl-C calls ``heard`` (say so at once) and cancels the current task,
+    so that running sessions stop and are reported; a second Ctrl-C stops at once (KeyboardInterrupt). Returns
+    the function that takes the handler away again."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def on_sigint() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # from now on Ctrl-C is Python's KeyboardInterrupt
+        heard()
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or a loop without signals
+        return lambda: None
+
+    def release() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # False, harmlessly, once Ctrl-C took it away
+
+    return release
 
 
 def check_asr(spec: str | None) -> None:
@@ -70,29 +108,30 @@ def check_judges(panel: list[str]) -> None:
         raise UserError(str(exc)) from None
 
 
-def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None) -> None:
+def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None,
+                 responses: list[Any] | None = None) -> None:
     """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product).
-    ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone)."""
+    ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone); ``responses``
+    those of a combined scorecard's sessions (``combined_responses``), for what only they hold (latency, words)."""
     try:
         from modylbench.scoring import write_report as write_html
     except ImportError:
         return
     files = SessionFolder(folder)
     try:
-        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios)
+        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios,
+                   responses=responses or ())
     except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
         logger.exception("could not write the report")
 
 
 def score_and_print(folder: Path, scenarios: dict[str, Any], panel: list[str], output: Path | None = None) -> Any:
     """Score a session folder's record, print the summary and say where the scorecard went."""
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary
+    from modylbench.scoring import print_summary, summary_console
     from modylbench.simulator._runner import score_session
 
     card = score_session(folder, scenarios, panel, output=output)
-    print_summary(card, Console(width=None if sys.stdout.isatty() else 160))
+    print_summary(card, summary_console())
     click.echo(f"scorecard: {output or SessionFolder(folder).scorecard}")
     return card
 

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import shutil
 import sys
 import time
@@ -18,6 +17,7 @@ import click
 from modylbench.record import SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
+    STOPPED_BY_CTRL_C,
     asr_option,
     check_asr,
     check_judges,
@@ -26,25 +26,21 @@ from modylbench.simulator._cli_common import (
     network_seed,
     owning,
     score_and_print,
+    stop_on_ctrl_c,
     write_report,
 )
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._results import LEADERBOARD_MD
+from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
 AGENT_ERROR_EXIT = 4
 """``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
-
-
-def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed: int = 0) -> Path:
-    # The agent's name (built-in spec, --agent-name or a derived one) made safe as one path component.
-    safe_agent = re.sub(r"[^A-Za-z0-9._-]", "_", agent)
-    name = (f"{scenario_id}__{safe_agent}" + (f"__seed{seed}" if seed else "")
-            + (f"__t{trial}" if trial is not None else ""))
-    return out / name
+INTERRUPTED_EXIT = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports it)."""
 
 
 @click.command("run")
@@ -61,6 +57,9 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--agent-name", "agent_names", multiple=True, metavar="NAME",
               help="The agent's name in folders and the scorecard (model_id): one per --agent, in order "
                    "(default: the built-in's name, or one made from the command or module).")
+@click.option("--agent-env", "agent_env", multiple=True, metavar="NAME",
+              help="cmd:/py: agents: pass this variable of your environment to the agent's process; repeatable. "
+                   "By default it gets only PATH, HOME, locale and the like (AGENT_ENV), never your keys.")
 @click.option("--join-timeout", type=click.FloatRange(min=1), default=60, show_default=True,
               help="cmd: agents: seconds the command has to join before its meeting ends as agent_error.")
 @click.option("--transport", type=click.Choice(["webrtc", "inproc"]), default="webrtc", show_default=True,
@@ -82,7 +81,7 @@ def _folder_for(out: Path, scenario_id: str, agent: str, trial: int | None, seed
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @asr_option
-@network_option
+@network_option(names_folder=True)
 @scenarios_option
 @seed_option
 @progress_options
@@ -90,24 +89,29 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
         progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
-        network: Any = None) -> None:
+        agent_env: tuple[str, ...] = (), network: Any = None) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
-    Each session is written to OUT/<scenario>__<agent>[__seed<N>][__t<trial>]/ (record.jsonl, attachments/,
-    recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html); OUT/scorecard.json,
+    Each session is written to OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/ (record.jsonl,
+    attachments/, recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html), the name sweep
+    gives it too; a --network other than clean follows the transport: <transport>__net-<profile> (a custom
+    profile by its canonical spec: loss=2%,delay=40ms is net-loss_2pct_delay_40ms). OUT/scorecard.json,
     OUT/leaderboard.md and OUT/report.html cover every complete session in OUT, earlier runs' included (a
-    second run adds to them, it never drops the first's). Complete sessions are skipped (resume) unless --force; an incomplete one (a crash)
-    is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
+    second run adds to them, it never drops the first's). A complete session of the same configuration is
+    reused (resume; the summary lists it) unless --force; an incomplete one (a crash) is moved aside to
+    <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
     recorded as agent_error events and flagged in the scorecard.
-    Exit codes: 0 done; 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session
-    of an agent failed (flag agent_error).
+    Exit codes: 0 done; 1 a session could not be run (an infrastructure failure: the error is printed, the
+    folder kept); 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session of an
+    agent failed (flag agent_error); 130 interrupted (Ctrl-C: sessions still running end incomplete and are
+    moved aside by the next run).
     """
     from modylbench.channels import LinkOptions
-    from modylbench.simulator._runner import RunSpec, session_complete
+    from modylbench.simulator._runner import RunSpec, session_complete, session_difference
     from modylbench.simulator._session import MeetingOptions
 
     scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
@@ -117,6 +121,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
     if network is not None and transport != "webrtc":
         raise UserError("--network impairs WebRTC packets; use --transport webrtc")
+    net_key = CLEAN_NETWORK if network is None else network.key
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
@@ -125,31 +130,51 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     for sc in chosen:
         for agent in resolved:
             for trial in range(trials):
-                folder = _folder_for(out, sc.scenario_id, agent.name, trial if trials > 1 else None, seed)
+                key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial,
+                                 network=net_key)
+                folder = key.folder(out)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
-                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr),
+                                     meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
+                                                            extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
                                      link=LinkOptions(captions=not no_captions, network=network,
                                                       network_seed=network_seed(seed, trial)),
-                                     agent_name=agent.name,
-                                     join_timeout=join_timeout))
+                                     agent_name=agent.name, join_timeout=join_timeout, agent_env=agent_env))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
-    todo = []
+    todo, reused = [], []
     for spec in specs:
         if spec.folder.exists() and session_complete(spec.folder) and not force:
-            click.echo(f"skip {spec.folder} (already complete; --force to run again)", err=True)
+            diff = session_difference(spec)
+            if diff is not None:
+                raise UserError(f"{spec.folder} holds a complete session of another configuration ({diff}); "
+                                "--force replaces it, or give another --out")
+            click.echo(f"skip {spec.folder} (already complete, same configuration; --force to run again)", err=True)
             reporter.emit("session_skipped", session_task(spec)[0], reason="already complete")
+            reused.append(spec.folder)
             continue
         if spec.folder.exists():
             _clear_for_rerun(spec.folder)
         todo.append(spec)
+    interrupted = False
     with reporter:
-        asyncio.run(_run_all(todo, concurrency, reporter))
-    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)
-    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json")
+        try:
+            asyncio.run(_run_all(todo, concurrency, reporter))
+        except asyncio.CancelledError:  # Ctrl-C, heard and said by _run_all; its sessions are stopped
+            interrupted = True
+        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                      total=reporter.total, interrupted=interrupted)
+    if interrupted:
+        # Sessions that finished before Ctrl-C are scored, so that the next run reuses them.
+        finished = [s for s in specs if (SessionFolder(s.folder).read_manifest() or {}).get("complete")]
+        if finished:
+            with contextlib.suppress(SystemExit):
+                _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
+        click.echo(f"interrupted: {reporter.done} sessions finished, the others were stopped and kept incomplete; "
+                   "run again to play them", err=True)
+        sys.exit(INTERRUPTED_EXIT)
+    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
 
 
 def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: str) -> list[Any]:
@@ -173,10 +198,10 @@ def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: 
     return resolved
 
 
-def _clear_for_rerun(folder: Path) -> None:
+def _clear_for_rerun(folder: Path, keep: bool = False) -> None:
     """Make way for a new run of ``folder``: a complete session (--force) is replaced; an incomplete one (a
-    crash) is never deleted but moved aside, and the move is reported. A folder another live process is
-    writing is left alone: a one-line error."""
+    crash), or any one with ``keep`` (a refused sweep cell, a link), is never deleted but moved aside, and the
+    move is reported. A folder another live process is writing is left alone: a one-line error."""
     from modylbench.record import SessionBusyError, SessionLock
     from modylbench.simulator._runner import session_complete
 
@@ -185,7 +210,7 @@ def _clear_for_rerun(folder: Path) -> None:
     except SessionBusyError as exc:
         raise UserError(f"{exc}; not touching it (wait for that run to end, or stop it)") from None
     try:
-        if session_complete(folder):
+        if session_complete(folder) and not keep and not folder.is_symlink():
             click.echo(f"replacing the complete session in {folder} (--force)", err=True)
             shutil.rmtree(folder)
             return
@@ -196,8 +221,8 @@ def _clear_for_rerun(folder: Path) -> None:
             n += 1
             aside = folder.with_name(f"{folder.name}.crashed-{stamp}-{n}")
         folder.rename(aside)
-        click.echo(f"{folder} held an incomplete session (a crashed or interrupted run): moved it aside to "
-                   f"{aside}", err=True)
+        why = "a session resume refused" if keep else "an incomplete session (a crashed or interrupted run)"
+        click.echo(f"{folder} held {why}: moved it aside to {aside}", err=True)
     finally:
         lock.release()
 
@@ -220,6 +245,9 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
                     result = await pool.run(spec, on_event=remote(task, fields["turns"]))
                 else:
                     result = await run_one(spec, on_event=reporter.session_hook(task, fields["turns"]))
+            except asyncio.CancelledError:
+                reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
+                raise
             except Exception as exc:
                 reporter.emit("session_failed", task, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
                 raise
@@ -229,35 +257,43 @@ async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
             for line in result.agent_errors:  # an agent's failure is never silent, whatever the display
                 click.echo(f"{fields['label']}: {line}", err=True)
 
+    def heard() -> None:
+        running = len(reporter.running)
+        click.echo(f"Ctrl-C: stopping {running} running session{'s' if running != 1 else ''} (Ctrl-C again to quit "
+                   "at once)", err=True)
+
+    release = stop_on_ctrl_c(heard)
     try:
         with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
             await asyncio.gather(*(one(s, remote) for s in specs))
     finally:
+        release()
         if pool is not None:
             pool.close()
 
 
-def console_tty(stderr: bool) -> bool:
-    return (sys.stderr if stderr else sys.stdout).isatty()
-
-
-def _accumulate(out: Path) -> Any:
-    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard."""
-    from modylbench.simulator._results import combine, complete_sessions, load_result, write_results
+def _accumulate(out: Path) -> tuple[Any, list[Any]]:
+    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard (None if
+    there is none) and its sessions' responses, paired with its entries."""
+    from modylbench.simulator._results import (
+        combine,
+        combined_responses,
+        complete_sessions,
+        load_result,
+        write_results,
+    )
 
     results = [r for r in map(load_result, complete_sessions(out)) if r is not None]
     if not results:
-        return None
+        return None, []
     card = combine((None, r.card) for r in results)
     write_results(out, card)
-    return card
+    return card, combined_responses((None, r) for r in results)
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
-               to_stderr: bool = False) -> None:
-    from rich.console import Console
-
-    from modylbench.scoring import print_summary, score
+               to_stderr: bool = False, reused: list[Path] | None = None) -> None:
+    from modylbench.scoring import print_summary, score, summary_console
     from modylbench.simulator._runner import responses_for, score_session
 
     all_responses = []
@@ -270,7 +306,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
             write_report(card, spec.folder, scenarios)
         resp, sc = responses_for(spec.folder, scenarios)
         if trials > 1:
-            resp.trial = int(spec.folder.name.rsplit("__t", 1)[1])
+            resp.trial = spec.meeting.extra_manifest[MANIFEST_KEY]["trial"]
         all_responses.append(resp)
         sliced[sc.scenario_id] = sc
     if not all_responses:
@@ -283,14 +319,19 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
     # a run adds to them and never drops what an earlier run recorded (they are combined from each session's
     # own scorecard.json, not re-judged).
     files = SessionFolder(out)
-    accumulated = _accumulate(out)
-    write_report(accumulated if accumulated is not None else total, out, scenarios)
+    accumulated, accumulated_responses = _accumulate(out)
+    if accumulated is not None:
+        write_report(accumulated, out, scenarios, accumulated_responses)
+    else:
+        write_report(total, out, scenarios, all_responses)
     # With --json, stdout carries only the event stream.
-    console = Console(stderr=to_stderr, width=None if console_tty(to_stderr) else 160)
-    print_summary(total, console)
+    print_summary(total, summary_console(stderr=to_stderr))
     if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
         click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
                    f"sessions in {out}, earlier runs' included", err=to_stderr)
+    if reused:
+        click.echo(f"reused {len(reused)} complete session{'s' if len(reused) > 1 else ''} of the same configuration "
+                   f"(not run again; --force runs them again): {', '.join(f.name for f in reused)}", err=to_stderr)
     click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
     if files.report.exists():
         click.echo(f"report:    {files.report}", err=to_stderr)
@@ -332,7 +373,7 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
     --asr recognises the segments that have no recognised text yet and stores the answers in
     FOLDER/recognition.jsonl (the sealed record is left as it is); scoring then reads both.
     """
-    from modylbench.record import RecordIntegrityError, read_record
+    from modylbench.record import RecordIntegrityError, read_record, verify_media
     from modylbench.simulator._runner import check_seal
 
     # Owned before it is read: a record still being written would look cut short.
@@ -344,6 +385,10 @@ def replay(folder: Path, output: Path | None, judges: tuple[str, ...], scenario_
         except RecordIntegrityError as exc:
             raise UserError(f"record refused: {exc}") from None
         sealed, verdict = check_seal(folder, read)
+        try:
+            verdict += "; " + verify_media(folder, read.events)
+        except RecordIntegrityError as exc:
+            raise UserError(f"record refused: {exc}") from None
         _replay_verified(folder, read, sealed, verdict, output, judges, scenario_paths, asr)
 
 

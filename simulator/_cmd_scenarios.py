@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 from pathlib import Path
@@ -39,9 +40,15 @@ def load_all(paths: tuple[Path, ...], seed: int = 0, only: list[str] | None = No
 
 
 def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
-    """One scenario by id, or a one-line error listing the ids there are."""
+    """One scenario by id, or a one-line error listing the ids there are: the built-ins (``scenarios`` may hold
+    only the ones asked for: a fresh instance is built only when needed) and those the files added."""
     if scenario_id not in scenarios:
-        raise UserError(f"unknown scenario {scenario_id!r}; known: {', '.join(sorted(scenarios))}")
+        from modylbench.scenarios import builtin_ids
+
+        known = [*builtin_ids(), *sorted(set(scenarios) - set(builtin_ids()))]
+        close = difflib.get_close_matches(scenario_id, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise UserError(f"unknown scenario {scenario_id!r}; {hint}known: {', '.join(known)}")
     return scenarios[scenario_id]
 
 

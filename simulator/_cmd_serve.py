@@ -43,7 +43,7 @@ from modylbench.simulator._errors import UserError
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
 @asr_option
-@network_option
+@network_option()
 @scenarios_option
 @seed_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
@@ -80,16 +80,14 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
         lock.release()
 
 
-EXAMPLE_AGENT = Path(__file__).resolve().parent.parent / "examples" / "echo_agent.py"
-"""The SDK's example agent, in a source checkout (a wheel does not ship ``examples/``)."""
+EXAMPLE_AGENT = "modylbench.examples.echo_agent"
+"""The SDK's example agent (``examples/echo_agent.py``), installed with the package: the command ``serve`` prints
+works from an install as from a checkout."""
 
 
 def example_command(url: str, token: str) -> str:
-    """A ready-to-paste shell command that joins this meeting with the example agent, or, where the example is
-    not on disk, the environment any agent reads (``run --agent 'cmd:…'`` sets the same variables)."""
-    if EXAMPLE_AGENT.is_file():
-        return " ".join(shlex.quote(x) for x in (sys.executable, str(EXAMPLE_AGENT), url, token))
-    return f"MODYLBENCH_URL={shlex.quote(url)} MODYLBENCH_TOKEN={shlex.quote(token)} <your agent command>"
+    """A ready-to-paste shell command that joins this meeting with the example agent."""
+    return " ".join(shlex.quote(x) for x in (sys.executable, "-m", EXAMPLE_AGENT, url, token))
 
 
 def _score(folder: Path, scenarios: dict[str, Any], panel: list[str]) -> Any:

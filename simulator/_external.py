@@ -11,6 +11,7 @@ import logging
 import os
 import shlex
 import signal
+import subprocess
 import sys
 from collections import deque
 from collections.abc import Callable
@@ -36,6 +37,24 @@ SETTLE = 2.0
 _READ = 1 << 20
 MAX_REPORTS = 1_000
 """Failure reports read from a ``py:`` agent's process; the rest are read and dropped."""
+AGENT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM", "TMPDIR",
+             "VIRTUAL_ENV", "LD_LIBRARY_PATH", "SSL_CERT_FILE", "SSL_CERT_DIR")
+"""What an agent's process gets of the harness's environment by default (with every ``LC_*``), besides the
+meeting's URL and token: enough to run a program, none of the harness's secrets (the judge's OPENAI_API_KEY,
+cloud and hub tokens). ``--agent-env NAME`` passes more (docs/testing-your-agent.md)."""
+_REAPER = """
+import os, signal, sys
+fd, group = int(sys.argv[1]), int(sys.argv[2])
+try:
+    said = os.read(fd, 1)
+except OSError:
+    said = b""
+if not said:  # the harness died (however: kill -9 too) before ending the agent: end its process group
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
 
 
 class AgentProcess:
@@ -63,6 +82,8 @@ class AgentProcess:
         self._copiers: list[asyncio.Task[None]] = []
         self.reports_read: asyncio.Task[None] | None = None
         """Ends once the process closed its report pipe (it exited): every report it wrote was passed on."""
+        self._reaper: subprocess.Popen[bytes] | None = None
+        self._reaper_fd = -1
 
     async def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -86,6 +107,7 @@ class AgentProcess:
                 if fd >= 0:
                     os.close(fd)
             raise
+        self._start_reaper()
         assert self.proc.stdout is not None and self.proc.stderr is not None
         files = SessionFolder(self.folder)
         self._copiers = [asyncio.ensure_future(self._copy(self.proc.stdout, files.agent_stdout)),
@@ -94,6 +116,35 @@ class AgentProcess:
             os.close(write_fd)  # the child's copy is the only writer: EOF once it exits
             self.reports_read = asyncio.ensure_future(self._read_reports(read_fd))
         logger.info("started agent command (pid %d): %s", self.proc.pid, self.command)
+
+    def _start_reaper(self) -> None:
+        """A small process that ends the agent's process group if this one dies without doing so (kill -9 of
+        ``run``): it waits on a pipe only this process writes; end of file without a word means we are gone."""
+        assert self.proc is not None
+        read_fd, self._reaper_fd = os.pipe()
+        try:
+            self._reaper = subprocess.Popen(
+                [sys.executable, "-I", "-c", _REAPER, str(read_fd), str(self.proc.pid)], pass_fds=(read_fd,),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True)
+        except OSError:
+            logger.warning("could not start the agent's reaper: its processes outlive a killed harness")
+            os.close(self._reaper_fd)
+            self._reaper_fd = -1
+        finally:
+            os.close(read_fd)
+
+    def _stop_reaper(self) -> None:
+        """The group was ended here: tell the reaper so (it exits without signalling a group id reused since)."""
+        if self._reaper_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.write(self._reaper_fd, b"x")
+            os.close(self._reaper_fd)
+            self._reaper_fd = -1
+        if self._reaper is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._reaper.wait(timeout=5)
+            self._reaper = None
 
     @property
     def returncode(self) -> int | None:
@@ -185,6 +236,7 @@ class AgentProcess:
             self.ended_by = self.ended_by or "exited"
         # What the shell started and left behind (a background job) goes with it.
         self._signal_group(signal.SIGKILL)
+        self._stop_reaper()
         readers = [*self._copiers, *([self.reports_read] if self.reports_read else [])]
         if not await _within(clock, asyncio.gather(*readers, return_exceptions=True), grace + term_grace):
             for task in readers:  # a stray holder of the pipes outlived SIGKILL (another session)
@@ -213,9 +265,10 @@ async def _within(clock: Clock, aw: Any, timeout: float) -> bool:
     return False
 
 
-def command_env(url: str, token: str) -> dict[str, str]:
-    """The command's environment: ours, the meeting's URL and token, and unbuffered Python output."""
-    env = dict(os.environ)
+def command_env(url: str, token: str, passed: tuple[str, ...] = ()) -> dict[str, str]:
+    """The command's environment: the allow-listed part of ours (``AGENT_ENV``, ``LC_*``) and the names in
+    ``passed``, the meeting's URL and token, and unbuffered Python output."""
+    env = {k: v for k, v in os.environ.items() if k in AGENT_ENV or k.startswith("LC_") or k in passed}
     env[URL_VAR], env[TOKEN_VAR] = url, token
     env.setdefault("PYTHONUNBUFFERED", "1")  # a Python agent's log reaches the file as it is written
     return env
@@ -226,12 +279,12 @@ def py_agent_argv(target: str) -> list[str]:
     return [sys.executable, "-m", "modylbench.simulator.agent_runner", target]
 
 
-def py_agent_env(url: str, token: str, target: str) -> dict[str, str]:
+def py_agent_env(url: str, token: str, target: str, passed: tuple[str, ...] = ()) -> dict[str, str]:
     """``command_env`` plus this process's sys.path, so that the agent imports its module as the harness did
     (the current folder included, as ``python -m`` and ``modylbench run`` make it importable)."""
     from modylbench.simulator.agent_runner import SYS_PATH_VAR
 
-    env = command_env(url, token)
+    env = command_env(url, token, passed)
     paths = [p or os.getcwd() for p in sys.path]
     root = _import_root(target.partition(":")[0])
     if root is not None and root not in paths:

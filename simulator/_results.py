@@ -56,6 +56,40 @@ def load_result(folder: Path) -> SessionResult | None:
     return SessionResult(folder, manifest or {}, card)
 
 
+def _numbered(label: str | None, card: Any, counter: dict[tuple[str, str], int]) -> list[tuple[Any, str, int]]:
+    """A card's entries with the model id and trial number they get in a combined scorecard (``counter`` carries
+    the numbering from card to card)."""
+    out = []
+    for entry in card.scenarios:
+        model = label or entry.model_id
+        trial = counter.get((model, entry.scenario_id), 0)
+        counter[(model, entry.scenario_id)] = trial + 1
+        out.append((entry, model, trial))
+    return out
+
+
+def combined_responses(results: Iterable[tuple[str | None, SessionResult]]) -> list[Any]:
+    """Each session's own ``responses.jsonl`` renamed and renumbered as ``combine`` renames and renumbers its
+    scorecard entries, so that a combined report pairs every entry with its session's responses (latency, words)."""
+    from modylbench.scoring import read_responses
+
+    out: list[Any] = []
+    counter: dict[tuple[str, str], int] = {}
+    for label, result in results:
+        path = SessionFolder(result.folder).responses
+        try:
+            found = read_responses(path)[0] if path.is_file() else []
+        except (OSError, ValueError) as exc:
+            logger.warning("%s: unreadable responses, left out of the report (%s)", path, exc)
+            found = []
+        by_key = {(r.scenario_id, r.model_id): r for r in found}
+        for entry, model, trial in _numbered(label, result.card, counter):
+            resp = by_key.get((entry.scenario_id, entry.model_id))
+            if resp is not None:
+                out.append(resp.model_copy(update={"model_id": model, "trial": trial}))
+    return out
+
+
 def combine(results: Iterable[tuple[str | None, Any]]) -> Any:
     """One scorecard over many sessions' scorecards: ``(label, card)`` pairs, the label becoming the model id
     (None: the card's own).
@@ -74,11 +108,7 @@ def combine(results: Iterable[tuple[str | None, Any]]) -> Any:
         judges += [j for j in card.judges if j not in judges]
         skipped += card.skipped
         incomplete = incomplete or card.incomplete
-        for entry in card.scenarios:
-            model = label or entry.model_id
-            key = (model, entry.scenario_id)
-            trial = counter.get(key, 0)
-            counter[key] = trial + 1
+        for entry, model, trial in _numbered(label, card, counter):
             entries.append(entry.model_copy(update={"model_id": model, "trial": trial}))
     return Scorecard(
         modylbench_version=package_version(),

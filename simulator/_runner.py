@@ -8,6 +8,7 @@ concurrency and resume on top.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -31,9 +32,10 @@ from modylbench.record import (
     derive_responses,
     read_recognition,
     read_record,
+    verify_media,
 )
 from modylbench.scenarios import Scenario
-from modylbench.simulator._agentspec import AGENT_FORMS, AgentSpec, load_py_agent, resolve_agent
+from modylbench.simulator._agentspec import AgentSpec, load_py_agent, resolve_agent, unknown_agent
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._external import (
     AgentProcess,
@@ -43,7 +45,8 @@ from modylbench.simulator._external import (
     py_agent_env,
 )
 from modylbench.simulator._faults import AgentFaults
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting, scenario_hash
+from modylbench.simulator._sessionkey import MANIFEST_KEY, recorded_difference
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +98,8 @@ class RunSpec:
     """The agent's name in the record and the scorecard (``model_id``); None: derived from ``agent``."""
     join_timeout: float = 60.0
     """cmd: agents: seconds the command has to join the meeting before it ends as agent_error (no_join)."""
+    agent_env: tuple[str, ...] = ()
+    """cmd:/py: processes: names of the harness's environment variables passed beyond ``AGENT_ENV``."""
 
 
 def speech_engines(scenario: Scenario, speech: str = "espeak") -> tuple[SpeechEngine, SpeechEngine]:
@@ -122,7 +127,7 @@ def _agent(spec: RunSpec) -> BuiltinAgent:
     except ModelSpecError as exc:
         raise UserError(f"--agent {exc}") from None
     except KeyError:
-        raise UserError(f"unknown agent {spec.agent!r}; --agent takes {AGENT_FORMS}") from None
+        raise UserError(unknown_agent(spec.agent)) from None
 
 
 AgentBody = Callable[[MeetingClient], Awaitable[None]]
@@ -231,10 +236,11 @@ async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, p
                               entry.get("traceback") if isinstance(entry.get("traceback"), str) else None,
                               fatal=bool(entry.get("fatal")))
 
-            child = AgentProcess(agent.spec, spec.folder, py_agent_env(meeting.url, meeting.token, agent.target),
+            child = AgentProcess(agent.spec, spec.folder,
+                                 py_agent_env(meeting.url, meeting.token, agent.target, spec.agent_env),
                                  argv=py_agent_argv(agent.target), on_report=on_report)
         else:
-            child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token))
+            child = AgentProcess(agent.target, spec.folder, command_env(meeting.url, meeting.token, spec.agent_env))
         try:
             await child.start()
         except OSError as exc:
@@ -337,15 +343,27 @@ class SessionWorkers:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+AGENT_GRACE_S = 10.0
+"""Seconds an agent has to finish up after its meeting ended (it may still be sending its last words)."""
+
+
 async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -> MeetingResult:
-    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect."""
+    """Run the meeting and the agent; an agent crash is recorded by the meeting as a disconnect.
+
+    After a meeting that ended, the agent gets ``AGENT_GRACE_S`` to finish; after one that was stopped (Ctrl-C,
+    a cancelled run) or raised, none: it is cancelled at once, so that stopping a run is quick.
+    """
     agent_task = asyncio.ensure_future(agent)
+    ended = False
     try:
         result = await meeting
+        ended = True
     finally:
-        if not agent_task.done():
+        if not agent_task.done() and not ended:
+            agent_task.cancel()
+        elif not agent_task.done():
             try:
-                await asyncio.wait_for(asyncio.shield(agent_task), timeout=10)
+                await asyncio.wait_for(asyncio.shield(agent_task), timeout=AGENT_GRACE_S)
             except TimeoutError:
                 agent_task.cancel()
         results = await asyncio.gather(agent_task, return_exceptions=True)
@@ -416,6 +434,68 @@ def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
         raise UserError(f"record refused: {files.RECORD_FILE} ends at the hash {files.MANIFEST_FILE} sealed, followed by a partial "
                         "line written after the seal")
     return True, f"record verified: {n} events, hash chain intact and sealed ({files.MANIFEST_FILE} record_last_hash matches)"
+
+
+def session_difference(spec: RunSpec) -> str | None:
+    """How the session recorded in ``spec.folder`` differs from the one ``spec`` would play (its key, the scenario
+    version); None when they are the same. A spec that carries no key (built in code) is never compared."""
+    wanted = spec.meeting.extra_manifest.get(MANIFEST_KEY)
+    if not isinstance(wanted, dict):
+        return None
+    manifest = SessionFolder(spec.folder).read_manifest() or {}
+    return recorded_difference(manifest, wanted, scenario_hash(spec.scenario))
+
+
+DETERMINISTIC_JUDGES = frozenset({"offline"})
+"""Judges whose verdicts follow from the record alone: a cell scored by them only is re-scored to verify it."""
+
+
+def verify_session(folder: Path, scenario: Scenario | None, panel: list[str] | None = None) -> str | None:
+    """Why a finished session cannot be counted as it stands (None: it can), before resume or results count it.
+
+    A counted session is a plain folder (not a link elsewhere) whose record verifies and is sealed, whose
+    attachments and recording match their hashes, whose responses.jsonl is what the record derives, and,
+    when its panel is deterministic (the offline judge), whose scorecard.json is what scoring gives again.
+    An LLM panel's verdicts are not asked again (that would be a new judging): the responses are checked.
+    """
+    from modylbench.record import RecordIntegrityError
+
+    files = SessionFolder(folder)
+    if folder.is_symlink():
+        return f"{folder.name} is a symbolic link to {os.readlink(folder)} (a cell is a folder of its own)"
+    for name in (files.record, files.manifest, files.scorecard, files.responses):
+        if name.is_symlink():
+            return f"{name.name} is a symbolic link (a session's files are its own)"
+    try:
+        read = read_record(folder)
+        sealed, verdict = check_seal(folder, read)
+        if not sealed:
+            return verdict
+        verify_media(folder, read.events)
+    except (FileNotFoundError, RecordIntegrityError, UserError) as exc:
+        return str(exc).removeprefix("record refused: ")
+    if scenario is None:
+        return "its scenario is not among the ones this command loaded, so its scorecard cannot be checked"
+    scenarios = {scenario.scenario_id: scenario}
+    try:
+        responses, _ = responses_for(folder, scenarios)
+        on_disk = files.responses.read_text(encoding="utf-8")
+    except (UserError, OSError, ValueError) as exc:
+        return f"its responses cannot be re-derived ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+    if on_disk != responses.model_dump_json() + "\n":  # as score_session writes it
+        return f"{files.RESPONSES_FILE} is not what its record derives (it was changed)"
+    try:
+        stored = json.loads(files.scorecard.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return f"{files.SCORECARD_FILE} is unreadable"
+    judges = stored.get("judges") if isinstance(stored, dict) else None
+    if not isinstance(judges, list) or (panel is not None and judges != panel):
+        return None if isinstance(judges, list) else f"{files.SCORECARD_FILE} names no judges"
+    if set(judges) <= DETERMINISTIC_JUDGES:
+        again = score_session(folder, scenarios, [str(j) for j in judges], write=False)
+        if json.loads(again.model_dump_json()) != stored:
+            return f"{files.SCORECARD_FILE} is not what its record scores (it was changed)"
+    return None
 
 
 def session_complete(folder: Path) -> bool:

@@ -62,6 +62,7 @@ from modylbench.record import (
     SessionEnd,
     SessionFolder,
     SessionStart,
+    file_sha256,
     package_version,
 )
 from modylbench.scenarios import Scenario, briefing, to_public
@@ -624,15 +625,18 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
     rec.snapshot()
     if rec.doc is not None:
         rec.doc.close()  # stops the update sandbox process; the document stays readable
-    rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail))  # type: ignore[arg-type]
+    recording = None
+    try:
+        # Written before the record ends, so the sealed record holds its hash (replay checks it).
+        recording = file_sha256(rec.write_recording())[0]
+    except Exception:  # noqa: BLE001 - the record is what matters; the WAV is a convenience
+        logger.exception("could not write the stereo recording")
+    rec.emit(SessionEnd(**rec.common(), termination_reason=reason, detail=detail,  # type: ignore[arg-type]
+                        recording_sha256=recording))
     rec.writer.close()
     if faults is not None:
         faults.close()
     media = _media_stats(link)
-    try:
-        rec.write_recording()
-    except Exception:  # noqa: BLE001 - the record is what matters; the WAV is a convenience
-        logger.exception("could not write the stereo recording")
     manifest.update({
         "ended_wall_time": rec.clock.wall_time(),
         "meeting_seconds": rec.clock.now(),

@@ -1,4 +1,4 @@
-"""``modylbench sweep``: a TOML file names scenarios x agents x transports x turns x seeds x trials; every
+"""``modylbench sweep``: a TOML file names scenarios x agents x transports x networks x turns x seeds x trials; every
 cell is a session folder under OUT, run here (``run_one``/``SessionWorkers``) or on Ray, resumed, and
 combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scale.md.
 """
@@ -6,10 +6,8 @@ combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scal
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
-import re
 import socket
 import sys
 import time
@@ -18,15 +16,16 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from modylbench.record import ProgressReporter, SessionFolder
-from modylbench.simulator._cli_common import check_judges, judge_option
+from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
+from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey, recorded_key
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +39,9 @@ MEETING_CPUS = {"inproc": 1.0, "webrtc": 0.25}
 an in-process meeting computes flat out while it runs (a whole core's worth when it gets one); a real-time
 WebRTC meeting used 0.15 of a core on average (persona and a scripted agent), with room left for bursts."""
 _SLUG_CHARS = 48
+MAX_CELLS = 100_000
+"""Most cells one sweep may plan (a sweep of more is refused before it is expanded): each cell is a meeting
+of minutes and a folder of megabytes, so a larger grid is a typo, and expanding it would take gigabytes."""
 
 
 class _Strict(BaseModel):
@@ -89,6 +91,9 @@ class SweepConfig(_Strict):
         default=[], description="Scenario .jsonl/.json files or folders (--scenarios)."
     )
     agents: list[str] = Field(min_length=1, description="Agent specs: built-in names, cmd:..., py:...")
+    agent_env: list[str] = Field(
+        default=[], description="cmd:/py: agents: environment variables passed beyond the allow-list (run --agent-env)."
+    )
     trials: int = Field(
         default=1, ge=1, le=1000, description="Trials of every (scenario, agent, seed, ...) cell."
     )
@@ -98,7 +103,8 @@ class SweepConfig(_Strict):
     transports: list[Literal["inproc", "webrtc"]] = Field(default=["inproc"], min_length=1)
     networks: list[str] = Field(
         default=["clean"], min_length=1,
-        description="Network profiles of the webrtc cells (docs/network.md): names or custom specs.",
+        description="Network profiles of the webrtc cells (docs/network.md): names or custom specs; a cell's "
+        "folder names one other than clean after its transport (webrtc__net-mobile__…).",
     )
     turns: list[int | Literal["all"]] = Field(
         default=["all"], min_length=1, description="First N turns, or all."
@@ -137,9 +143,9 @@ class SweepConfig(_Strict):
     def _networks(cls, v: list[str]) -> list[str]:
         from modylbench.channels import parse_profile
 
-        for spec in v:
-            parse_profile(spec)  # a NetworkProfileError is a ValueError: one line naming the field
-        return list(dict.fromkeys(v))
+        # Each as the session key names it (a custom spec canonical: loss=0.02 and loss=2% are one cell); a
+        # NetworkProfileError is a ValueError: one line naming the field.
+        return list(dict.fromkeys(parse_profile(spec).key for spec in v))
 
     @field_validator("seeds")
     @classmethod
@@ -187,6 +193,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         raise UserError(f"{path}: cannot read it ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     ray_override = overrides.pop("ray", None)
     data.update({k: v for k, v in overrides.items() if v is not None})
     if ray_override is not None:
@@ -196,6 +204,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
         config = SweepConfig.model_validate(data)
     except ValidationError as exc:
         raise config_error(str(path), exc) from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to read (no sweep setting nests more than 2 levels)") from None
     # Relative scenario files are read from the sweep file's folder, wherever the command runs.
     config.scenario_files = [
         str(path.parent / p) if not Path(p).is_absolute() else p for p in config.scenario_files
@@ -206,49 +216,8 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
 # ------------------------------------------------------------------ cells
 
 
-def agent_slug(agent: str) -> str:
-    """A folder-safe, readable, bounded form of an agent spec; a short hash keeps changed ones distinct."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", agent).strip("-.") or "agent"
-    if slug == agent and len(slug) <= _SLUG_CHARS:
-        return slug
-    return f"{slug[: _SLUG_CHARS - 9]}-{hashlib.sha256(agent.encode()).hexdigest()[:8]}"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One session of the sweep: what it plays, and the folder name that says so."""
-
-    scenario_id: str
-    agent: str
-    transport: str
-    turns: int | None
-    seed: int
-    trial: int
-    network: str = "clean"
-
-    @property
-    def name(self) -> str:
-        turns = "all" if self.turns is None else f"turns{self.turns}"
-        net = "" if self.network == "clean" else f"__net-{network_slug(self.network)}"
-        return f"{self.scenario_id}__{agent_slug(self.agent)}__{self.transport}{net}__{turns}__seed{self.seed}__t{self.trial}"
-
-    def manifest_entry(self) -> dict[str, Any]:
-        """What the session's manifest records under ``sweep_cell`` (the view and resume read it)."""
-        return {
-            "name": self.name,
-            "scenario_id": self.scenario_id,
-            "agent": self.agent,
-            "transport": self.transport,
-            "turns": self.turns,
-            "seed": self.seed,
-            "trial": self.trial,
-            "network": self.network,
-        }
-
-
-def network_slug(spec: str) -> str:
-    """A network profile as a folder-name part: a name as is, a custom spec as safe characters."""
-    return re.sub(r"[^A-Za-z0-9.%-]+", "_", spec).replace("%", "pct").strip("_")[:60] or "custom"
+Cell: TypeAlias = SessionKey
+"""One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
 
 
 def _transport_networks(config: SweepConfig) -> list[tuple[str, str]]:
@@ -257,10 +226,10 @@ def _transport_networks(config: SweepConfig) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for transport in config.transports:
         if transport == "inproc":
-            pairs.append((transport, "clean"))
+            pairs.append((transport, CLEAN_NETWORK))
         else:
             pairs.extend((transport, network) for network in config.networks)
-    if config.networks != ["clean"] and "webrtc" not in config.transports:
+    if config.networks != [CLEAN_NETWORK] and "webrtc" not in config.transports:
         click.echo('note: networks apply to webrtc cells only (transports = ["webrtc"])', err=True)
     return pairs
 
@@ -320,8 +289,15 @@ def plan(config: SweepConfig, out: Path) -> Plan:
     for agent in config.agents:
         if agent.startswith("cmd:") and "inproc" in config.transports:
             click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
-    by_seed = {seed: select_scenarios(config, seed) for seed in config.seeds}
+    first = select_scenarios(config, config.seeds[0])
+    # Counted before anything is expanded (or any instance built): the product, less cmd: agents' inproc cells;
+    # a webrtc cell once per network, an inproc one once (clean).
     pairs = _transport_networks(config)
+    combos = sum(1 for a in config.agents for t, _ in pairs if not (a.startswith("cmd:") and t == "inproc"))
+    planned = len(first) * combos * len(config.turns) * len(config.seeds) * config.trials
+    if planned > MAX_CELLS:
+        raise UserError(f"the sweep has {planned:,} cells; at most {MAX_CELLS:,} (split it into several sweeps)")
+    by_seed = {config.seeds[0]: first, **{seed: select_scenarios(config, seed) for seed in config.seeds[1:]}}
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
             for transport, network in pairs:
@@ -332,14 +308,13 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                     for seed in config.seeds:
                         scenario = next(s for s in by_seed[seed] if s.scenario_id == sc0.scenario_id)
                         for trial in range(config.trials):
-                            cell = Cell(scenario.scenario_id, agent, transport, n, seed, trial, network)
+                            cell = SessionKey(scenario.scenario_id, agent, names[agent], transport, n, seed, trial,
+                                              network=network)
                             meeting = MeetingOptions(
                                 turns=n,
                                 judges=list(config.judges),
                                 seed=seed,
-                                extra_manifest={
-                                    "sweep_cell": {**cell.manifest_entry(), "agent_name": names[agent]}
-                                },
+                                extra_manifest={MANIFEST_KEY: cell.manifest_entry(), "sweep_cell": cell.manifest_entry()},
                             )
                             result.cells.append(cell)
                             result.specs[cell.name] = RunSpec(
@@ -352,6 +327,7 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 meeting=meeting,
                                 link=LinkOptions(captions=config.captions, network=parse_profile(network),
                                                  network_seed=network_seed(seed, trial)),
+                                agent_env=tuple(config.agent_env),
                             )
     if not result.cells:
         raise UserError('the sweep has no cells (cmd: agents need transports = ["webrtc"])')
@@ -361,19 +337,42 @@ def plan(config: SweepConfig, out: Path) -> Plan:
 # ------------------------------------------------------------------ one cell, wherever it runs
 
 
-def cell_status(folder: Path, panel: list[str]) -> Literal["todo", "complete", "rescore", "broken"]:
-    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside."""
-    from modylbench.simulator._runner import session_complete
+def cell_status(folder: Path, panel: list[str], spec: Any = None, refused: dict[Path, str] | None = None, *,
+                scenario: Any = None) -> Literal["todo", "complete", "rescore", "broken"]:
+    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
 
-    if not folder.exists():
+    With the cell's ``spec``, a complete folder that recorded another session (``session_difference``) is refused
+    with one line: it is never reused for this cell, nor replaced without being asked. A complete folder that
+    fails verification (``verify_session``) is broken, with the reason in ``refused``.
+    """
+    from modylbench.simulator._runner import session_complete, session_difference, verify_session
+
+    if not folder.exists() and not folder.is_symlink():
         return "todo"
     if not session_complete(folder):
+        return "broken"
+    if spec is not None and (diff := session_difference(spec)) is not None:
+        raise UserError(f"{folder} holds a complete session of another configuration ({diff}); move it away or "
+                        "sweep into another out folder")
+    why = verify_session(folder, scenario if scenario is not None else spec.scenario if spec is not None else None)
+    if why is None and not _is_cell(folder):
+        why = "its manifest does not name it as this sweep cell"
+    if why is not None:
+        if refused is not None:
+            refused[folder] = why
         return "broken"
     try:
         judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
     except (OSError, ValueError, AttributeError):
         return "broken"
     return "complete" if judges == panel else "rescore"
+
+
+def _is_cell(folder: Path) -> bool:
+    """The folder's manifest names it as the session it holds (its key, or an older sweep's cell entry)."""
+    manifest = SessionFolder(folder).read_manifest() or {}
+    return any(isinstance(c := manifest.get(k), dict) and c.get("name") == folder.name
+               for k in (MANIFEST_KEY, "sweep_cell"))
 
 
 def node_info() -> dict[str, Any]:
@@ -444,11 +443,14 @@ def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] |
 # ------------------------------------------------------------------ results
 
 
-def _label(manifest: dict[str, Any], varying: set[str]) -> str:
-    cell = manifest["sweep_cell"]
+VARYING_AXES = ("transport", "network", "turns")
+"""The axes a comparison label names when the sweep's cells differ in them (an agent's name says the rest)."""
+
+
+def _label(cell: dict[str, Any], varying: set[str]) -> str:
     parts = [cell["transport"]] if "transport" in varying else []
     if "network" in varying:
-        parts.append(f"network {cell.get('network', 'clean')}")
+        parts.append(f"network {cell['network']}")
     if "turns" in varying:
         parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
     return str(cell.get("agent_name") or cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
@@ -457,34 +459,49 @@ def _label(manifest: dict[str, Any], varying: set[str]) -> str:
 class Results:
     """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
 
-    def __init__(self, out: Path, planned: int):
+    def __init__(self, out: Path, planned: int, verify: Callable[[Path], str | None] | None = None):
         from modylbench.simulator._results import complete_sessions, load_result
 
         self.out, self.planned, self.failed = out, planned, 0
         self._loaded: dict[str, Any] = {}
-        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate.
+        self.refused: dict[Path, str] = {}
+        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate,
+        # once verified (a planted or edited cell is said so and left out).
         for folder in complete_sessions(out):
+            why = verify(folder) if verify is not None else None
+            if why is not None:
+                self.refused[folder] = why
+                continue
             self.add(folder, load=load_result)
 
     def add(self, folder: Path, load: Callable[[Path], Any] | None = None) -> None:
         from modylbench.simulator._results import load_result
 
         result = (load or load_result)(folder)
-        if result is not None and isinstance(result.manifest.get("sweep_cell"), dict):
+        if result is not None and any(isinstance(result.manifest.get(k), dict) for k in (MANIFEST_KEY, "sweep_cell")):
             self._loaded[folder.name] = result
+
+    def _labelled(self) -> list[tuple[str, Any]]:
+        results = [self._loaded[k] for k in sorted(self._loaded)]
+        # add() keeps only results whose manifest records a key.
+        keys = [recorded_key(r.manifest) or {} for r in results]
+        varying = {axis for axis in VARYING_AXES if len({json.dumps(k.get(axis)) for k in keys}) > 1}
+        return [(_label(k, varying), r) for k, r in zip(keys, results, strict=True)]
+
+    def responses(self) -> list[Any]:
+        """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""
+        from modylbench.simulator._results import combined_responses
+
+        return combined_responses(self._labelled())
 
     def write(self) -> Any:
         from modylbench.simulator._results import combine, write_results
 
-        results = [self._loaded[k] for k in sorted(self._loaded)]
-        if not results:
+        labelled = self._labelled()
+        if not labelled:
             return None
-        varying = {
-            axis
-            for axis in ("transport", "network", "turns")
-            if len({json.dumps(r.manifest["sweep_cell"].get(axis)) for r in results}) > 1
-        }
-        card = combine((_label(r.manifest, varying), r.card) for r in results)
+        results = [r for _, r in labelled]
+        card = combine((label, r.card) for label, r in labelled)
         write_results(
             self.out,
             card,
@@ -537,20 +554,58 @@ async def run_local(
                     )
             except UserError:
                 raise
+            except asyncio.CancelledError:
+                if reporter is not None:
+                    reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
+                raise
             except Exception as exc:  # noqa: BLE001 - one failed cell never ends the sweep; resume redoes it
                 logger.exception("cell %s failed", spec.folder.name)
                 outcome = Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500])
             on_done(spec, outcome)
 
+    def heard() -> None:
+        click.echo("Ctrl-C: stopping the running cells (Ctrl-C again to quit at once)", err=True)
+
+    release = stop_on_ctrl_c(heard)
     try:
         with forwarding(reporter) if pool is not None and reporter is not None else nullcontext() as remote:
             await asyncio.gather(*(one(s, remote) for s in todo))
     finally:
+        release()
         if pool is not None:
             pool.close()
 
 
 # ------------------------------------------------------------------ the command
+
+
+def _verifier(config: SweepConfig, p: Plan, refused: dict[Path, str]) -> Callable[[Path], str | None]:
+    """What the results ask of each complete folder in OUT: the verdict resume gave a planned cell, or
+    ``verify_session`` with the scenario its manifest names (loaded from the sweep's scenario files)."""
+    from modylbench.simulator._cmd_scenarios import load_all
+    from modylbench.simulator._runner import verify_session
+
+    planned = {spec.folder: spec for spec in p.specs.values()}
+    loaded: dict[tuple[str, int], Any] = {(s.scenario.scenario_id, s.meeting.seed): s.scenario for s in planned.values()}
+
+    def verify(folder: Path) -> str | None:
+        if folder in refused:
+            return refused[folder]
+        if folder in planned and not folder.is_symlink():
+            return None  # resume verified it (or it was just run or re-scored)
+        manifest = SessionFolder(folder).read_manifest() or {}
+        sid, seed = manifest.get("scenario_id"), manifest.get("seed", 0)
+        if not isinstance(sid, str) or not isinstance(seed, int):
+            return "its manifest names no scenario"
+        if (sid, seed) not in loaded:
+            try:
+                loaded[(sid, seed)] = load_all(tuple(Path(f) for f in config.scenario_files), seed, [sid]).get(sid)
+            except UserError:
+                loaded[(sid, seed)] = None
+        why = verify_session(folder, loaded[(sid, seed)])
+        return why if why is not None or _is_cell(folder) else "its manifest does not name it as a sweep cell"
+
+    return verify
 
 
 def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
@@ -568,16 +623,21 @@ def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     return out
 
 
-def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[tuple[Cell, str]]]:
-    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells."""
+def _prepare(p: Plan, panel: list[str], dry_run: bool,
+             refused: dict[Path, str]) -> tuple[list[Any], list[tuple[Cell, str]]]:
+    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells.
+    Cells that fail verification are said so, and their reasons kept in ``refused``."""
     from modylbench.simulator._cmd_run import _clear_for_rerun
 
     todo: list[Any] = []
     rows: list[tuple[Cell, str]] = []
     for cell in p.cells:
         spec = p.specs[cell.name]
-        status = cell_status(spec.folder, panel)
+        status = cell_status(spec.folder, panel, spec, refused)
         rows.append((cell, status))
+        if spec.folder in refused:
+            click.echo(f"refused {spec.folder.name}: {refused[spec.folder]}; "
+                       + ("it would be moved aside and run again" if dry_run else "moved aside, run again"), err=True)
         if dry_run or status == "complete":
             continue
         if status == "rescore":
@@ -585,7 +645,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool) -> tuple[list[Any], list[
             score_cell(spec, panel)
             continue
         if status == "broken":
-            _clear_for_rerun(spec.folder)  # never deleted: renamed to <cell>.crashed-<time>, and said so
+            _clear_for_rerun(spec.folder, keep=spec.folder in refused)  # never deleted: renamed to <cell>.crashed-<time>, and said so
         todo.append(spec)
     return todo, rows
 
@@ -647,9 +707,11 @@ def sweep(
     progress: str,
     progress_json: bool,
 ) -> None:
-    """Run every cell of a sweep file (scenarios x agents x transports x turns x seeds x trials).
+    """Run every cell of a sweep file (scenarios x agents x transports x networks x turns x seeds x trials).
 
-    Each cell is a session folder OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/. A second
+    Each cell is a session folder OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/, a webrtc
+    cell whose network (the file's networks) is not clean with __net-<network> after the transport
+    (webrtc__net-mobile__all__seed0__t0), as run --network names it. A second
     sweep into OUT resumes: complete cells are skipped, cells scored by another judge panel are re-scored,
     broken ones (a crash) are moved aside to <cell>.crashed-<time> and run again. OUT/scorecard.json,
     OUT/leaderboard.json and OUT/leaderboard.md cover every complete cell in OUT and are rewritten
@@ -675,7 +737,8 @@ def sweep(
     panel = list(config.judges)
     check_judges(panel)
     p = plan(config, target)
-    todo, rows = _prepare(p, panel, dry_run)
+    refused: dict[Path, str] = {}
+    todo, rows = _prepare(p, panel, dry_run, refused)
     if dry_run:
         for cell, status in rows:
             click.echo(f"{status:<8} {cell.name}")
@@ -705,7 +768,10 @@ def sweep(
         )
         + "\n",
     )
-    results = Results(target, len(p.cells))
+    results = Results(target, len(p.cells), verify=_verifier(config, p, refused))
+    for folder, why in results.refused.items():
+        if folder not in refused:
+            click.echo(f"refused {folder.name}: {why}; left out of the results", err=True)
     results.write()
     done = [len(p.cells) - len(todo)]
     click.echo(
@@ -744,6 +810,7 @@ def sweep(
             err=True,
         )
 
+    interrupted = False
     with reporter:
         if todo and config.ray is not None and config.ray.address:
             from modylbench.simulator._ray import run_on_ray
@@ -753,16 +820,23 @@ def sweep(
                 reporter.emit("session_started", task, **fields)
             run_on_ray(todo, panel, config.ray, target, on_done)
         elif todo:
-            asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
-    reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                  total=reporter.total)  # fmt: skip
+            try:
+                asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
+            except asyncio.CancelledError:  # Ctrl-C: the running cells were stopped and are kept incomplete
+                interrupted = True
+        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
+                      total=reporter.total, interrupted=interrupted)  # fmt: skip
     card = results.write()
     if card is not None:
         from modylbench.simulator._cli_common import write_report
 
-        write_report(card, target)
+        write_report(card, target, responses=results.responses())
     click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
                err=reporter.mode == "json")  # fmt: skip
+    if interrupted:
+        click.echo(f"interrupted: the stopped cells are kept incomplete; sweep into {target} again to redo them",
+                   err=True)
+        sys.exit(130)
     if results.failed:
         raise UserError(
             f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",

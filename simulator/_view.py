@@ -3,11 +3,15 @@ with pass^k, filters, links to each report), optionally served read-only on 127.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import logging
 import os
 import statistics
+import threading
+import urllib.parse
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +30,14 @@ MAX_DEPTH = 6
 """How deep under DIR session folders are looked for (a sweep's cells sit one or two levels down)."""
 MAX_SESSIONS = 20_000
 """At most this many sessions are indexed (the page stays usable; the rest are named in a warning)."""
+SERVE_IDLE_S = 10.0
+"""``view --serve``: a connection that sends nothing for this long is closed."""
+SERVE_MAX_CONNECTIONS = 32
+"""``view --serve``: connections served at once (a thread each); more are closed at once, unserved."""
+SERVE_CSP = ("default-src 'none'; img-src data:; media-src data: blob:; style-src 'unsafe-inline'; "
+             "script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+"""The policy ``view --serve`` sends with every answer: no request may leave the pages (the reports' own
+policy, which they also carry; the index's tighter one allows only its own script)."""
 
 
 @dataclass
@@ -192,6 +204,12 @@ def _esc(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+def _href(relative: str) -> str:
+    """A link to a file under DIR: every character that could make a scheme (``javascript:``), a query or a
+    fragment is percent-encoded, and it starts with ``./``, so it is a relative path whatever a folder is named."""
+    return _esc("./" + urllib.parse.quote(relative, safe="/"))
+
+
 def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
@@ -225,7 +243,7 @@ def _board(rows: list[Row], scenario: str | None) -> str:
             f"<td>{r.pass_k[k]:.2f}</td>" if k in r.pass_k else "<td>—</td>" for k in range(1, kmax + 1)
         )
         links = " ".join(
-            f'<a href="{_esc(s.report)}">{n}</a>' if s.report else f"{n}" for n, s in enumerate(r.sessions, 1)
+            f'<a href="{_href(s.report)}">{n}</a>' if s.report else f"{n}" for n, s in enumerate(r.sessions, 1)
         )
         scen = "" if scenario else f'<td title="{_esc(", ".join(r.scenarios))}">{len(r.scenarios)}</td>'
         out.append(
@@ -270,6 +288,10 @@ td{text-align:right}td:nth-child(2){text-align:left}.muted{color:#6e7781}.filter
 """
 
 
+def _script_hash() -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+
+
 def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems: list[str]) -> str:
     """The index page's HTML: filters, overall and per-scenario leaderboards, sweeps, every session."""
     per, overall = leaderboards(sessions)
@@ -287,8 +309,9 @@ def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems
     parts = [
         '<!doctype html><html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        # Only the index's own script runs (by its hash): no inline handler or javascript: link could.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-        "script-src 'unsafe-inline'\">",
+        f"script-src '{_script_hash()}'; base-uri 'none'; form-action 'none'\">",
         f"<title>ModylBench results: {_esc(root.name)}</title><style>{_STYLE}</style></head><body><main>",
         f"<h1>ModylBench results: {_esc(root.name)}</h1>",
         f'<p class="muted">{len(sessions)} sessions, {len(sweeps)} sweeps · written '
@@ -326,7 +349,7 @@ def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems
         parts.append("<h2>Sweeps</h2><ul>")
         for sw in sweeps:
             report = Path(sw) / SessionFolder.REPORT_FILE
-            link = f' · <a href="{_esc(report.as_posix())}">report</a>' if (root / report).is_file() else ""
+            link = f' · <a href="{_href(report.as_posix())}">report</a>' if (root / report).is_file() else ""
             parts.append(f"<li>{_esc(sw)}{link}</li>")
         parts.append("</ul>")
     parts.append(
@@ -334,7 +357,7 @@ def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems
         "<th>seed</th><th>transport</th><th>score</th><th>tier</th><th>ended</th></tr>"
     )
     for s in sorted(sessions, key=lambda s: s.path):
-        name = f'<a href="{_esc(s.report)}">{_esc(s.path)}</a>' if s.report else _esc(s.path)
+        name = f'<a href="{_href(s.report)}">{_esc(s.path)}</a>' if s.report else _esc(s.path)
         parts.append(
             f'<tr {_attrs(s.scenario_id, s.agent, s.group(), s.tier)}><td class="t">{name}</td>'
             f"<td>{_esc(s.scenario_id)}</td><td>{_esc(s.agent)}</td><td>{_esc(s.slice)}</td><td>{s.seed}</td>"
@@ -397,12 +420,40 @@ def make_server(root: Path, port: int) -> Any:
             self.send_error(404)
             return None
 
+        def end_headers(self) -> None:
+            # Every answer, errors included: nothing leaves the page, and no file is sniffed into HTML (an
+            # agent's log or a file it sent is served as what its name says, never run as a page).
+            self.send_header("Content-Security-Policy", SERVE_CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Referrer-Policy", "no-referrer")
+            super().end_headers()
+
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
             logger.info("%s %s", self.address_string(), format % args)
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(base)))
-    server.daemon_threads = True
-    return server
+    Handler.timeout = SERVE_IDLE_S  # an idle connection's socket times out and its thread ends
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        _slots = threading.BoundedSemaphore(SERVE_MAX_CONNECTIONS)
+
+        def process_request(self, request: Any, client_address: Any) -> None:
+            if not self._slots.acquire(blocking=False):
+                self.shutdown_request(request)  # full: closed, not queued as one more thread
+                return
+            try:
+                super().process_request(request, client_address)
+            except BaseException:
+                self._slots.release()
+                raise
+
+        def process_request_thread(self, request: Any, client_address: Any) -> None:
+            try:
+                super().process_request_thread(request, client_address)
+            finally:
+                self._slots.release()
+
+    return Server(("127.0.0.1", port), functools.partial(Handler, directory=str(base)))
 
 
 def serve(root: Path, port: int) -> None:

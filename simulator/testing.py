@@ -23,11 +23,11 @@ from modylbench.scenarios import Scenario
 from modylbench.scoring import FactEvidence, ProductScore, ScenarioScore, Scorecard, TurnScore, facts_stated
 from modylbench.simulator._agentspec import resolve_agent
 from modylbench.simulator._cli_common import check_judges, write_report
-from modylbench.simulator._cmd_run import _folder_for
 from modylbench.simulator._cmd_scenarios import load_all, pick
 from modylbench.simulator._errors import UserError
 from modylbench.simulator._runner import RunSpec, responses_for, run_one, score_session
 from modylbench.simulator._session import MeetingOptions, MeetingResult
+from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
@@ -487,7 +487,8 @@ async def run_meeting_async(
         )
         played = pick(scenarios, scenario)
     base = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="modylbench-test-"))
-    first = folder = _folder_for(base, played.scenario_id, resolved.name, None, seed)
+    key = SessionKey(played.scenario_id, spec_str, resolved.name, transport, turns, seed, 0)
+    first = folder = key.folder(base)
     n = 1
     while folder.exists():  # the same meeting twice in one test: a folder each
         n += 1
@@ -499,7 +500,7 @@ async def run_meeting_async(
         transport,
         speed=speed,
         speech=speech,
-        meeting=MeetingOptions(turns=turns, judges=panel, seed=seed),
+        meeting=MeetingOptions(turns=turns, judges=panel, seed=seed, extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
         link=LinkOptions(captions=captions),
         agent_name=agent_name,
     )

@@ -20,6 +20,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--run-network", action="store_true", help="also run tests that need an API key or network"
     )
+    parser.addoption(
+        "--run-install", action="store_true",
+        help="also check the README's install (pip install . into a fresh venv; scripts/test.sh passes it)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -45,8 +49,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_slow = pytest.mark.skip(reason="slow: pass --run-slow")
     skip_net = pytest.mark.skip(reason="needs network/API key: pass --run-network")
+    skip_install = pytest.mark.skip(reason="installs into a fresh venv: pass --run-install")
     for item in items:
         if "slow" in item.keywords and not config.getoption("--run-slow"):
             item.add_marker(skip_slow)
         if "network" in item.keywords and not config.getoption("--run-network"):
             item.add_marker(skip_net)
+        if "install" in item.keywords and not config.getoption("--run-install"):
+            item.add_marker(skip_install)

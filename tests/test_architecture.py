@@ -19,7 +19,10 @@ ALLOWED: dict[str, set[str]] = {
     "personas": {"scenarios", "record", "channels"},
     "agents": {"scenarios", "record", "channels", "personas"},
     "integrations": {"scenarios", "record", "channels", "personas", "agents"},
-    "simulator": {"scenarios", "record", "channels", "personas", "agents", "scoring"},
+    # "examples": serve prints a command that runs modylbench.examples.echo_agent; it names it, never imports it.
+    "simulator": {"scenarios", "record", "channels", "personas", "agents", "scoring", "examples"},
+    # The examples are users of the package: they may use any of it.
+    "examples": {"scenarios", "record", "channels", "personas", "agents", "integrations", "simulator", "scoring"},
 }
 
 

@@ -95,3 +95,16 @@ def test_an_oversized_agent_name_is_refused_before_any_meeting(
                             "--turns", "1", "--out", str(tmp_path)], capsys)  # fmt: skip
     assert code == 2 and "at most 200 characters" in err
     assert not any(tmp_path.iterdir())
+
+
+def test_run_help_names_every_exit_code_run_can_end_with() -> None:
+    # 1 (a session raised: an infrastructure failure) and 130 (Ctrl-C) were missing from the list.
+    from click.testing import CliRunner
+
+    from modylbench.simulator._cmd_run import run
+
+    text = " ".join(CliRunner().invoke(run, ["--help"], terminal_width=200).output.split())
+    codes = text.split("Exit codes:", 1)[1]
+    for code in ("0 done", "1 a session could not be run", "2 a usage error", "3 judges left items unscored",
+                 "4 every session of an agent failed", "130 interrupted"):
+        assert code in codes, codes

@@ -73,7 +73,7 @@ sys.stdin.read()
 
 
 def test_a_session_folder_has_one_writer_at_a_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = tmp_path / "runs" / "mini_fixture__oracle"
+    folder = tmp_path / "runs" / "mini_fixture__oracle__inproc__all__seed0__t0"
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -109,7 +109,7 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
             "--out", str(out)]
     parent = subprocess.Popen([*CLI, *args, "--transport", "webrtc", "--concurrency", "2"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    folders = [out / "mini_fixture__oracle", out / "mini_fixture__polite"]
+    folders = [out / f"mini_fixture__{a}__webrtc__all__seed0__t0" for a in ("oracle", "polite")]
     try:
         _until(lambda: all((f / "record.jsonl").exists() and (f / "record.jsonl").stat().st_size > 0 for f in folders),
                240, "both meetings to start")
@@ -127,7 +127,8 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
     assert all(not json.loads((f / "manifest.json").read_text())["complete"] for f in folders)
 
     capsys.readouterr()
-    assert exit_code([*args, "--transport", "inproc"]) == 0
+    # The same configuration again (the folder's name holds the transport): the crashed folders are moved aside.
+    assert exit_code([*args, "--transport", "webrtc", "--concurrency", "2"]) == 0
     err = capsys.readouterr().err
     for folder in folders:
         assert f"{folder} held an incomplete session" in err
@@ -135,7 +136,7 @@ def test_killed_sweep_takes_its_workers_with_it_and_a_rerun_keeps_the_crashed_se
         assert len(aside) == 1, aside
         assert (aside[0] / "record.jsonl").read_bytes() == crashed[folder]  # kept, untouched
         manifest = json.loads((folder / "manifest.json").read_text())
-        assert manifest["complete"] and manifest["transport"] == "inproc"
+        assert manifest["complete"] and manifest["transport"] == "webrtc"  # run again, to the end
 
 
 def test_serve_refuses_a_folder_another_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,3 +187,42 @@ def test_a_py_agents_process_dies_with_a_killed_run(tmp_path: Path) -> None:
             parent.wait()
         if agent and _alive(agent):  # the failure being reported: leave no process behind
             os.kill(agent, signal.SIGKILL)
+
+
+def test_ctrl_c_under_concurrency_is_heard_at_once_and_stops_quickly(tmp_path: Path) -> None:
+    # It once took ~11 s (each worker gave its agent 10 s after the stopped meeting), printed nothing meanwhile,
+    # and its last line still counted a session as running.
+    out = tmp_path / "runs"
+    proc = subprocess.Popen([*CLI, "run", "mini_fixture", "--scenarios", str(MINI), "--agent", "oracle", "--agent",
+                             "polite", "--transport", "webrtc", "--concurrency", "2", "--out", str(out),
+                             "--progress", "lines"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        started = 0
+        for line in proc.stderr:  # until both meetings are in their first turn
+            started += "turn 1/4" in line and "ended" not in line
+            if started == 2:
+                break
+        assert started == 2, "the meetings never started"
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        t0 = time.monotonic()
+        rest = proc.stderr.read()
+        code = proc.wait(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    lines = rest.splitlines()
+    assert code == 130, rest
+    assert lines[0] == "Ctrl-C: stopping 2 running sessions (Ctrl-C again to quit at once)", rest
+    assert took < 6.0, (took, rest)
+    finished = [ln for ln in lines if "run interrupted:" in ln]
+    assert len(finished) == 1 and "0 done, 2 failed, 0 skipped, 0 running, 0 waiting" in finished[0], rest
+    assert lines[-1].startswith("interrupted: 0 sessions finished"), rest
+    assert "Traceback" not in rest and "aborted" not in rest
+    # Both folders are kept, incomplete: the next run moves them aside and plays them again.
+    for agent in ("oracle", "polite"):
+        manifest = json.loads((out / f"mini_fixture__{agent}__webrtc__all__seed0__t0" / "manifest.json").read_text())
+        assert manifest["complete"] is False

@@ -12,6 +12,8 @@ import inspect
 import json
 import logging
 from importlib import resources
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,18 +33,23 @@ BUILDERS: dict[str, str] = {
 BUILTIN_IDS: tuple[str, ...] = tuple(BUILDERS)
 
 
-def available() -> list[str]:
-    """Ids whose builder module exists in this checkout."""
-    out = []
-    for sid, mod in BUILDERS.items():
-        try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{mod}":
-                raise
-            continue
-        out.append(sid)
-    return out
+def builder(scenario_id: str) -> ModuleType:
+    """The module that builds ``scenario_id``. Every built-in ships one: a missing module is a broken
+    installation, reported as such (one line), never skipped."""
+    from modylbench.scenarios._loader import ScenarioLoadError
+
+    name = f"{__name__}.{BUILDERS[scenario_id]}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        raise ScenarioLoadError(
+            [
+                f"{scenario_id}: its builder {name} is missing from this installation of modylbench "
+                f"({Path(__file__).parent}); reinstall it (`pip install .` in the checkout)"
+            ]
+        ) from None
 
 
 def generate(scenario_id: str, seed: int = 0) -> Scenario:
@@ -52,7 +59,7 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
     """
     from modylbench.scenarios._loader import ScenarioLoadError
 
-    module = importlib.import_module(f"{__name__}.{BUILDERS[scenario_id]}")
+    module = builder(scenario_id)
     takes_seed = "seed" in inspect.signature(module.build).parameters
     if seed != 0 and not takes_seed:
         raise ScenarioLoadError(
@@ -66,6 +73,11 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
     except (ValueError, RuntimeError) as exc:
         raise ScenarioLoadError(
             [f"{scenario_id}: cannot build the instance for seed {seed}: {exc}"]
+        ) from None
+    except (LookupError, ArithmeticError) as exc:  # a builder's bug for this draw: one line, not a traceback
+        raise ScenarioLoadError(
+            [f"{scenario_id}: cannot build the instance for seed {seed} (a bug in its builder: "
+             f"{type(exc).__name__}: {exc})"]
         ) from None
     if scenario.scenario_id != scenario_id:
         raise ValueError(

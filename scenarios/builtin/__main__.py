@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from modylbench.scenarios.builtin import available, data_text, generate
+from modylbench.scenarios.builtin import BUILTIN_IDS, data_text, generate
 
 
 def dump(scenario_id: str) -> str:
@@ -15,7 +15,7 @@ def dump(scenario_id: str) -> str:
 
 def main(argv: list[str]) -> int:
     out_dir = Path(__file__).resolve().parent.parent / "data"
-    ids = argv or available()
+    ids = argv or list(BUILTIN_IDS)
     for sid in ids:
         (out_dir / f"{sid}.json").write_text(dump(sid), encoding="utf-8")
         print(f"wrote {out_dir / (sid + '.json')}")

@@ -25,6 +25,10 @@ logger = logging.getLogger(__name__)
 PALETTE = ("#1565c0", "#c2185b", "#00897b", "#6d4c41", "#5e35b1", "#f57c00", "#546e7a", "#7cb342")
 
 
+LEGEND_CHARS = 28
+"""Characters of a series name a legend column (220 px, 12 px class "lg" text) holds."""
+
+
 def turn_step(n: int) -> float:
     """Pixels per turn on a turn axis: wide for a short slice, narrower for a 50-turn meeting (900 px in all)."""
     return max(6.0, min(36.0, 900 / max(1, n)))
@@ -48,7 +52,9 @@ def dimension_chart(series: Sequence[tuple[str, dict[str, float | None]]]) -> st
             parts.append(
                 f'<rect x="{lx}" y="{ly - 10}" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>'
             )
-            parts.append(f'<text x="{lx + 18}" y="{ly}" class="lg">{esc(name)}</text>')
+            # A column is 220 px: a longer name is cut to fit (the whole name on hover), never drawn over the next.
+            shown = name if len(name) <= LEGEND_CHARS else name[: LEGEND_CHARS - 1] + "…"
+            parts.append(f'<text x="{lx + 18}" y="{ly}" class="lg"><title>{esc(name)}</title>{esc(shown)}</text>')
     for v in (1.0, 4.0, 6.0, 7.5, 9.0, 10.0):
         x = left + width * v / 10
         parts.append(

@@ -18,7 +18,15 @@ from typing import Any
 
 from modylbench.record import Mutation, ScenarioResponses, attachment_path, valid_text
 from modylbench.scenarios import Scenario, VerificationCriterion, resolve_scenarios
-from modylbench.scoring._formula import PRODUCT_DIMENSIONS, TURN_DIMENSIONS, tier_of, tier_threshold
+from modylbench.scoring._formula import (
+    DESTINATION_WEIGHT,
+    JOURNEY_WEIGHT,
+    PRODUCT_DIMENSIONS,
+    TURN_DIMENSIONS,
+    tier_of,
+    tier_threshold,
+)
+from modylbench.scoring._formula import combine as combine_parts
 from modylbench.scoring._models import ProductScore, Scorecard, TurnScore
 from modylbench.scoring._mutations import classify_mutations
 from modylbench.scoring.report._charts import (
@@ -208,6 +216,30 @@ def _turn_reason(t: TurnScore) -> str:
     return t.unscored_reason or ""
 
 
+CEILING_FLAGS = ("silent_journey", "no_deliverables", "edge_cases_conceded")
+"""Run flags that lower the scenario's ceiling: they cost points only when the ceiling is below the uncapped score."""
+
+
+def _why_not_ten(e: Any, ceiling_cost: float) -> str | None:
+    """One sentence on where the points between the score and 10 went (a 9.96 is not a rounding of 10)."""
+    score = e.modylbench_score
+    if score is None or score >= 10 - 5e-4:
+        return None
+    parts = []
+    both = e.journey is not None and e.destination is not None
+    for name, mean, weight, what in (("journey", e.journey, JOURNEY_WEIGHT, "mean turn score"),
+                                     ("destination", e.destination, DESTINATION_WEIGHT, "mean product score")):
+        if mean is None:
+            continue
+        w = weight if both else 1.0
+        parts.append(f"the {name} ({what} {mean:.2f}) costs {w * (10 - mean):.2f} ({w:g} × {10 - mean:.2f})")
+    if ceiling_cost > 5e-4:
+        parts.append(f"the scenario's ceiling costs {ceiling_cost:.2f}")
+    dims = sorted((v, d) for d, v in dimension_means(e).items() if v is not None and v < 10 - 5e-4)[:3]
+    lowest = ("; lowest dimensions: " + ", ".join(f"{esc(nice(d))} {v:.2f}" for v, d in dims)) if dims else ""
+    return f"Why {score:.2f} and not 10: " + ", ".join(parts) + lowest + "."
+
+
 def _lost_points(run: RunView) -> str:
     """Plain sentences: where the score went, largest losses first."""
     e = run.entry
@@ -277,12 +309,24 @@ def _lost_points(run: RunView) -> str:
             f"The edit trajectory has {mm.destructive} destructive edits (a correct value overwritten) and "
             f"{mm.backtracks} backtracks."
         )
+    uncapped = combine_parts(e.journey, e.destination)
+    ceiling_cost = uncapped - e.modylbench_score if uncapped is not None and e.modylbench_score is not None else 0.0
+    noted = []
     for f in e.flags:
-        if f in FLAG_TEXT:
-            items.append(f"Run flag <b>{esc(f)}</b>: {esc(FLAG_TEXT[f])}.")
+        if f not in FLAG_TEXT:
+            continue
+        if f in CEILING_FLAGS and ceiling_cost > 5e-4:
+            items.append(f"Run flag <b>{esc(f)}</b>: {esc(FLAG_TEXT[f])}; it cost {ceiling_cost:.2f} points.")
+        else:  # a flag is not a loss in itself: what it cost (if anything) is in the turn and product scores
+            noted.append(f"<b>{esc(f)}</b> ({esc(FLAG_TEXT[f])})")
+    why_ten = _why_not_ten(e, ceiling_cost)
+    tail = [why_ten] if why_ten else []
+    if noted:
+        tail.append("Flagged, with no points taken for it on its own: " + "; ".join(noted) + ".")
     if not items:
-        return '<p class="good-news">No significant losses: every turn scored 6 or more and every product passed its checks.</p>'
-    return '<ul class="lost">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+        good = '<p class="good-news">No significant losses: every turn scored 6 or more and every product passed its checks.</p>'
+        return good + ('<ul class="lost">' + "".join(f"<li>{i}</li>" for i in tail) + "</ul>" if tail else "")
+    return '<ul class="lost">' + "".join(f"<li>{i}</li>" for i in items + tail) + "</ul>"
 
 
 def _judge_table(verdicts: Sequence[Any], dims: Sequence[str], consensus: dict[str, float]) -> str:

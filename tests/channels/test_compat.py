@@ -192,7 +192,11 @@ async def test_a_child_process_being_waited_for_is_seen() -> None:
     # Python 3.11 waits in a watcher thread; 3.12+ on a pidfd the loop watches.
     assert _compat.child_process_waits() + len(_compat.loop_watched_fds(loop) or []) >= before + 1
     assert await waiting == 0
-    await asyncio.sleep(0)
+    # The watcher thread hands the exit to the loop before it leaves its table: give it a moment (bounded).
+    for _ in range(200):
+        if _compat.child_process_waits() + len(_compat.loop_watched_fds(loop) or []) <= before:
+            break
+        await asyncio.sleep(0.01)
     assert _compat.child_process_waits() + len(_compat.loop_watched_fds(loop) or []) <= before
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from modylbench.record import SessionFolder
+from modylbench.simulator._sessionkey import SessionKey
 from modylbench.simulator.testing import (
     Check,
     MeetingRun,
@@ -137,10 +138,13 @@ def test_a_py_agent_given_as_a_function_runs_in_process(tmp_path: Path) -> None:
     assert turn.said == "" and turn.chat == ["The EBITDA margin is 30%."]
     assert turn.stated("ltm_margin") and not turn.stated("ev_headline")
     assert turn.stated_facts == ["ltm_margin"]
-    assert run.card.model_id == "margin-bot" and run.folder.name == f"{LBO}__margin-bot"
+    # Named as run names it: the agent's name and a hash of its spec (a py: function is not a built-in).
+    key = SessionKey(LBO, agent_spec(chats_margin), "margin-bot", "inproc", 1, 0, 0)
+    assert run.card.model_id == "margin-bot" and run.folder.name == key.name
+    assert key.name.startswith(f"{LBO}__margin-bot-") and key.name.endswith("__inproc__turns1__seed0__t0")
     # A second run into the same folder gets a folder of its own.
     again = run_meeting(LBO, chats_margin, turns=1, out=tmp_path, report=False, agent_name="margin-bot")
-    assert again.folder.name == f"{LBO}__margin-bot__2"
+    assert again.folder.name == f"{key.name}__2"
 
 
 def test_a_crashing_agent_is_reported_with_its_error(tmp_path: Path) -> None:

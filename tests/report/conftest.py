@@ -51,4 +51,4 @@ def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True, text=True, timeout=240,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return out / f"{SCENARIO}__oracle"
+    return out / f"{SCENARIO}__oracle__inproc__turns6__seed0__t0"

@@ -16,7 +16,7 @@ from .conftest import SCENARIO, lbo_line
 def _card(resp: ScenarioResponses, scenarios: dict[str, Any], turns: int | None = None) -> Any:
     scenario = scenarios[SCENARIO]
     if turns is not None:
-        resp = resp.model_copy(update={"turns": resp.turns[:turns], "turns_played": turns})
+        resp = resp.model_copy(update={"turns": resp.turns[:turns], "turns_played": turns, "turns_scheduled": turns})
         scenario = scenario.first_turns(turns)
     return score([resp], {SCENARIO: scenario}, make_judges([]))
 

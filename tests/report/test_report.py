@@ -157,3 +157,31 @@ def test_evaluate_writes_a_report(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Where points were lost" in text and "<h5>income_statement</h5>" in text
+
+
+def test_a_near_perfect_run_says_why_it_is_not_ten_and_names_no_free_flag(scored, scenarios) -> None:  # type: ignore[no-untyped-def]
+    card, resp = scored["correct"]
+    entry = card.scenarios[0]
+    # A flag that lowers the ceiling, on a run whose ceiling was not reached: it cost nothing.
+    flagged = entry.model_copy(update={"flags": [*entry.flags, "edge_cases_conceded"]})
+    text = build_report([card.model_copy(update={"scenarios": [flagged]})], responses=[resp], scenarios=scenarios)
+    lost = text.split("Where points were lost", 1)[1].split("The 11 dimensions", 1)[0]
+    assert "Run flag <b>edge_cases_conceded</b>" not in lost  # not presented as a loss
+    assert "Flagged, with no points taken for it on its own: <b>edge_cases_conceded</b>" in lost
+    assert entry.modylbench_score is not None and entry.modylbench_score < 10
+    assert f"Why {entry.modylbench_score:.2f} and not 10: the journey (mean turn score {entry.journey:.2f}) costs" in lost
+    j, d = entry.journey, entry.destination
+    assert j is not None and d is not None
+    assert abs(0.4 * (10 - j) + 0.6 * (10 - d) - (10 - entry.modylbench_score)) < 1e-9  # the sentence adds up
+    assert f"costs {0.4 * (10 - j):.2f} (0.4 × {10 - j:.2f})" in lost and f"costs {0.6 * (10 - d):.2f}" in lost
+
+
+def test_comparison_legend_cuts_long_agent_names_to_their_column() -> None:
+    from modylbench.scoring.report._charts import LEGEND_CHARS, dimension_chart
+
+    names = ["an-agent-with-a-really-long-model-name-v1", "another-agent-with-a-long-name-v2", "short"]
+    svg = dimension_chart([(n, {}) for n in names])
+    shown = re.findall(r'class="lg"><title>([^<]*)</title>([^<]*)</text>', svg)
+    assert [t for t, _ in shown] == names  # the whole name on hover
+    assert all(len(s) <= LEGEND_CHARS for _, s in shown) and shown[2][1] == "short"
+    assert shown[0][1].endswith("…")

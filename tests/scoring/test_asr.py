@@ -72,6 +72,8 @@ async def test_429_and_503_are_retried_with_retry_after() -> None:
         (Fault(200, raw_body=b"<html>bad gateway</html>"), "malformed answer"),
         (Fault(200, raw_body=b'{"transcript": "x"}'), "answer is not a transcription"),
         (Fault(200, raw_body=b'{"text": 42}'), "answer is not a transcription"),
+        # Deeper than Python's JSON reader recurses (issue 25): a reason, not a traceback.
+        (Fault(200, raw_body=b'{"text": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"), "malformed answer"),
     ],
 )
 async def test_failures_become_a_reason_after_retries(fault: Fault, reason: str) -> None:

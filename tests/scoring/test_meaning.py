@@ -114,17 +114,29 @@ def test_public_products_without_ids_are_found_by_type_and_description() -> None
     assert card.destination is not None and card.destination > 9.0
 
 
-def test_turns_played_scores_the_slice() -> None:
+def test_turns_scheduled_scores_the_slice() -> None:
     line = _correct()
     line["turns"] = [t for t in line["turns"] if t["turn_index"] < 2]
     line["mutation_trajectory"] = [m for m in line["mutation_trajectory"] if m["turn_index"] < 2]
     line["work_products"] = []
-    if "turns_played" not in ScenarioResponses.model_fields:
-        pytest.skip("responses do not carry turns_played yet")
-    line["turns_played"] = 2
+    line["turns_scheduled"] = 2
     card = _card(line)
     assert card.modylbench_score is not None and card.modylbench_score >= 9.0
-    assert len(card.turns) == 2
+    assert len(card.turns) == 2 and card.turns_scheduled == 2
+
+
+def test_leaving_early_is_scored_against_the_scheduled_meeting() -> None:
+    """turns_played says how long the agent stayed, never what it is scored against."""
+    line = _correct()
+    line["turns"] = [t for t in line["turns"] if t["turn_index"] < 2]
+    line["mutation_trajectory"] = [m for m in line["mutation_trajectory"] if m["turn_index"] < 2]
+    line["work_products"] = []
+    line["turns_played"] = 2
+    line["termination_reason"] = "agent_disconnected"
+    card = _card(line)
+    assert len(card.turns) == len(LBO.turns)
+    assert card.modylbench_score is not None and card.modylbench_score < 6.0
+    assert "turns_unanswered" in card.flags
 
 
 def test_silent_journey_is_floored() -> None:

@@ -182,3 +182,21 @@ def test_scenario_file_with_a_huge_id_is_refused(tmp_path: Path, scenario: Scena
         )
         assert res.exit_code == 2, res.output[:2000]
         assert "at most 200 characters" in res.stderr and len(res.stderr) < 1000, res.stderr[:2000]
+
+
+def test_evaluate_piped_prints_its_table_whole_as_run_does(tmp_path: Path, scenario: Scenario) -> None:
+    # rich sizes a piped console at 80 columns: evaluate's table once cut model ids there while run's widened.
+    import os
+
+    scen = _write_scenario(tmp_path, scenario)
+    model = "an-agent-with-a-long-name-that-a-leaderboard-should-show-whole-v2"
+    responses = tmp_path / "r.jsonl"
+    responses.write_text(json.dumps(dict(_good(scenario), model_id=model)) + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    done = subprocess.run(
+        [sys.executable, "-m", "modylbench.simulator.cli", "evaluate", "--responses", str(responses),
+         "--output", str(tmp_path / "card.json"), "--scenarios", str(scen)],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert model in done.stdout, done.stdout

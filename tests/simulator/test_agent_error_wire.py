@@ -58,6 +58,15 @@ async def main():
 asyncio.run(main())
 """
 
+def session_folder(out: Path, agent: str, scenario: str = "mini_fixture") -> Path:
+    """The one session folder of ``agent`` in ``out`` (named by its whole session key: transport, slice, seed,
+    trial, and a hash where the agent's name is not its spec)."""
+    found = [p for p in out.iterdir() if p.is_dir() and (p.name.startswith(f"{scenario}__{agent}__")
+                                                          or p.name.startswith(f"{scenario}__{agent}-"))]
+    assert len(found) == 1, f"{agent}: {[p.name for p in out.iterdir()]}"
+    return found[0]
+
+
 
 def _card(out: Path) -> dict[str, Any]:
     return {e["model_id"]: e for e in json.loads((out / "scorecard.json").read_text())["scenarios"]}
@@ -75,20 +84,20 @@ def test_cmd_agents_report_their_failures_over_webrtc(tmp_path: Path, capsys: py
     assert code == 4, err  # every session of each agent failed
     card = _card(out)
 
-    flaky_events = read_record(out / "mini_fixture__flaky").events
+    flaky_events = read_record(session_folder(out, "flaky")).events
     flaky = [e for e in flaky_events if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.turn_index) for e in flaky] == [("model_error", False, 0), ("model_error", False, 1)]
     assert flaky[0].message == "turn 0: 503 from my model retry later"  # one line in the record
     assert sum(e.event == "agent_done" for e in flaky_events) == 2  # it kept taking part
     assert card["flaky"]["termination_reason"] == "max_turns" and "agent_error" in card["flaky"]["flags"]
 
-    gave_up_events = read_record(out / "mini_fixture__gives_up").events
+    gave_up_events = read_record(session_folder(out, "gives_up")).events
     gave_up = [e for e in gave_up_events if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.message) for e in gave_up] == [("model_error", True, "API key revoked")]
     faults = [e for e in gave_up_events if e.event == "error" and e.source == "agent"]
     assert [f.kind for f in faults] == ["unknown_error_kind"]
     assert card["gives_up"]["termination_reason"] == "agent_error" and "agent_error" in card["gives_up"]["flags"]
-    manifest = json.loads((out / "mini_fixture__gives_up" / "manifest.json").read_text())
+    manifest = json.loads((session_folder(out, "gives_up") / "manifest.json").read_text())
     assert manifest["termination_reason"] == "agent_error" and manifest["turns_played"] <= 1  # ended at once, not after turn 2
     assert "mini_fixture × gives_up: agent_error (model_error, fatal): API key revoked" in err
 

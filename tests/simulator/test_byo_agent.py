@@ -30,6 +30,15 @@ MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 ECHO = ROOT / "examples" / "echo_agent.py"
 PY = shlex.quote(sys.executable)
 
+def session_folder(out: Path, agent: str, scenario: str = "mini_fixture") -> Path:
+    """The one session folder of ``agent`` in ``out`` (named by its whole session key: transport, slice, seed,
+    trial, and a hash where the agent's name is not its spec)."""
+    found = [p for p in out.iterdir() if p.is_dir() and (p.name.startswith(f"{scenario}__{agent}__")
+                                                          or p.name.startswith(f"{scenario}__{agent}-"))]
+    assert len(found) == 1, f"{agent}: {[p.name for p in out.iterdir()]}"
+    return found[0]
+
+
 
 def _run(out: Path, *args: str) -> int:
     return exit_code(["run", "mini_fixture", "--scenarios", str(MINI), "--out", str(out), "--progress", "off",
@@ -138,19 +147,19 @@ def test_py_agents_in_process_failures_flagged_and_exit_4(tmp_path: Path, monkey
     err = capsys.readouterr().err
     assert code == 4, err
     card = _card(out)
-    echo = _events(out / "mini_fixture__echo")
+    echo = _events(session_folder(out, "echo"))
     assert card["echo"]["termination_reason"] == "completed" and "agent_error" not in card["echo"]["flags"]
     assert sum(e.event == "agent_done" for e in echo) == 4 and not any(isinstance(e, AgentError) for e in echo)
     assert any(e.event == "file_transfer" and e.direction == "from_agent" and e.ok for e in echo)
 
-    crashed = [e for e in _events(out / "mini_fixture__crashy") if isinstance(e, AgentError)]
+    crashed = [e for e in _events(session_folder(out, "crashy")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
     assert "RuntimeError: my model client blew up" in crashed[0].message and "Traceback" in (crashed[0].traceback or "")
     assert card["crashy"]["termination_reason"] == "agent_error" and "agent_error" in card["crashy"]["flags"]
-    assert _manifest(out / "mini_fixture__crashy")["agent_kind"] == "py"
+    assert _manifest(session_folder(out, "crashy"))["agent_kind"] == "py"
     assert "mini_fixture × crashy: agent_error (crash, fatal): the agent raised RuntimeError" in err
 
-    flaky = [e for e in _events(out / "mini_fixture__flaky") if isinstance(e, AgentError)]
+    flaky = [e for e in _events(session_folder(out, "flaky")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.turn_index) for e in flaky] == [("model_error", False, i) for i in range(4)]
     assert card["flaky"]["termination_reason"] == "completed" and "agent_error" in card["flaky"]["flags"]
     assert "every session of agent 'crashy'" in err and "every session of agent 'flaky'" in err
@@ -162,8 +171,8 @@ def test_py_agent_over_webrtc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.chdir(ROOT)
     out = tmp_path / "runs"
     assert _run(out, "--agent", "py:examples.echo_agent:agent", "--agent-name", "echo", "--turns", "1") == 0
-    assert _manifest(out / "mini_fixture__echo")["transport"] == "webrtc"
-    assert sum(e.event == "agent_done" for e in _events(out / "mini_fixture__echo")) == 1
+    assert _manifest(session_folder(out, "echo"))["transport"] == "webrtc"
+    assert sum(e.event == "agent_done" for e in _events(session_folder(out, "echo"))) == 1
 
 
 def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -199,23 +208,23 @@ def test_py_agent_over_webrtc_runs_in_its_own_process(tmp_path: Path, monkeypatc
     code = _run(out, "--agent", "py:byo_agents_pid:pid", "--agent", "py:byo_agents_pid:crashes",
                 "--agent-name", "pid", "--agent-name", "crashy", "--turns", "1")
     assert code == 4  # every session of each agent recorded an agent failure
-    events = _events(out / "mini_fixture__pid")
+    events = _events(session_folder(out, "pid"))
     chats = [e.text for e in events if e.event == "chat_message" and e.sender == "agent"]
     assert len(chats) == 1 and chats[0].startswith("pid=")
     assert int(chats[0][4:]) not in (os.getpid(), 0)
-    manifest = _manifest(out / "mini_fixture__pid")
+    manifest = _manifest(session_folder(out, "pid"))
     assert manifest["agent_kind"] == "py" and manifest["transport"] == "webrtc"
     assert manifest["agent_process"]["pid"] == int(chats[0][4:])
     assert manifest["termination_reason"] == "max_turns"
     errors = [e for e in events if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal, e.message) for e in errors] == [("model_error", False, "turn 0: 503 from my model")]
 
-    crashed = [e for e in _events(out / "mini_fixture__crashy") if isinstance(e, AgentError)]
+    crashed = [e for e in _events(session_folder(out, "crashy")) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in crashed] == [("crash", True)]
     assert "the agent raised RuntimeError: my pipeline blew up" in crashed[0].message
     assert "Traceback" in (crashed[0].traceback or "") and "byo_agents_pid.py" in (crashed[0].traceback or "")
-    assert _manifest(out / "mini_fixture__crashy")["termination_reason"] == "agent_error"
-    assert "my pipeline blew up" in (out / "mini_fixture__crashy" / "agent.stderr.log").read_text()
+    assert _manifest(session_folder(out, "crashy"))["termination_reason"] == "agent_error"
+    assert "my pipeline blew up" in (session_folder(out, "crashy") / "agent.stderr.log").read_text()
 
 
 async def test_agent_process_reports_are_bounded(tmp_path: Path) -> None:
@@ -249,7 +258,7 @@ def test_echo_example_as_a_cmd_agent_plays_to_the_end(tmp_path: Path) -> None:
     ConnectionError from done), exits by itself, and its output is in the session folder."""
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(ECHO))}", "--agent-name", "echo", "--turns", "2") == 0
-    folder = out / "mini_fixture__echo"
+    folder = session_folder(out, "echo")
     events = _events(folder)
     assert sum(e.event == "agent_done" for e in events) == 2
     assert any(e.event == "chat_message" and e.sender == "agent" for e in events)
@@ -275,7 +284,7 @@ def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pyt
     assert code == 4, err
     assert time.monotonic() - t0 < 30  # not the harness's 600 s wait
 
-    quits = out / "mini_fixture__quits"
+    quits = session_folder(out, "quits")
     errors = [e for e in _events(quits) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
     assert "exited with code 3 before joining the meeting" in errors[0].message
@@ -284,7 +293,7 @@ def test_cmd_agent_that_exits_at_once_or_never_joins(tmp_path: Path, capsys: pyt
     assert manifest["termination_reason"] == "agent_error" and manifest["agent_process"]["exit_code"] == 3
     assert "mini_fixture × quits: agent_error (crash, fatal)" in err
 
-    silent = out / "mini_fixture__silent"
+    silent = session_folder(out, "silent")
     errors = [e for e in _events(silent) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("no_join", True)]
     proc = _manifest(silent)["agent_process"]
@@ -319,7 +328,7 @@ def test_cmd_agent_that_crashes_during_the_meeting(tmp_path: Path) -> None:
     script.write_text(CRASHER)
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "crasher") == 4
-    folder = out / "mini_fixture__crasher"
+    folder = session_folder(out, "crasher")
     errors = [e for e in _events(folder) if isinstance(e, AgentError)]
     assert [(e.kind, e.fatal) for e in errors] == [("crash", True)]
     assert "exited with code 5 during the meeting; its last stderr line: model backend refused: 401" in errors[0].message
@@ -351,7 +360,7 @@ def test_cmd_agent_that_hangs_past_the_meeting_is_killed(tmp_path: Path) -> None
     out = tmp_path / "runs"
     assert _run(out, "--agent", f"cmd:{PY} {shlex.quote(str(script))}", "--agent-name", "hanger",
                 "--turns", "1") == 0
-    manifest = _manifest(out / "mini_fixture__hanger")
+    manifest = _manifest(session_folder(out, "hanger"))
     assert manifest["termination_reason"] == "max_turns"
     assert manifest["agent_process"]["ended_by"] == "killed"
     with pytest.raises(ProcessLookupError):
@@ -395,7 +404,7 @@ def test_serve_prints_a_command_that_joins_with_the_example(tmp_path: Path) -> N
             if line.strip().startswith("try it:"):
                 command = line.split("try it:", 1)[1].strip()
                 break
-        assert ready["url"] in command and ready["token"] in command and "echo_agent.py" in command
+        assert ready["url"] in command and ready["token"] in command and "-m modylbench.examples.echo_agent " in command
         agent = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd=tmp_path)
         assert agent.returncode == 0, agent.stderr[-2000:]
         assert serve.wait(timeout=120) == 0
@@ -423,7 +432,7 @@ def test_llm_agent_that_cannot_reach_its_model_is_flagged(tmp_path: Path, capsys
                 "--agent-name", "nomodel")
     err = capsys.readouterr().err
     assert code == 4, err
-    errors = [e for e in _events(out / "mini_fixture__nomodel") if isinstance(e, AgentError)]
+    errors = [e for e in _events(session_folder(out, "nomodel")) if isinstance(e, AgentError)]
     assert [(e.kind, e.turn_index, e.fatal) for e in errors] == [("model_error", 0, False)]
     assert f"127.0.0.1:{port}" in errors[0].message and "APIConnectionError" in errors[0].message
     assert "agent_error (model_error): turn 0: the call to m" in err

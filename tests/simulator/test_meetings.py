@@ -197,10 +197,18 @@ def test_run_command_slice_and_resume(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_unknown_agent_and_scenario_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_code(["run", "nope", "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err.startswith("error: unknown scenario 'nope'")
+    err = capsys.readouterr().err
+    assert err.startswith("error: unknown scenario 'nope'") and err.count("\n") == 1
+    assert all(sid in err for sid in SCENARIOS), err  # the ids there are, though none was built
+    assert exit_code(["run", "financial_analyst_lbo_modle", "--out", str(tmp_path)]) == 2
+    assert "did you mean 'financial_analyst_lbo_model'?" in capsys.readouterr().err
     assert exit_code(["run", "financial_analyst_lbo_model", "--agent", "wizard", "--transport", "inproc",
                  "--out", str(tmp_path)]) == 2
-    assert "unknown agent 'wizard'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown agent 'wizard'" in err and "oracle" in err and "'cmd:COMMAND'" in err
+    assert err.count("\n") == 1 and len(err) < 260, (len(err), err)  # one line a person reads, not 600 characters
+    assert exit_code(["run", "financial_analyst_lbo_model", "--agent", "oracel", "--out", str(tmp_path)]) == 2
+    assert "did you mean 'oracle'?" in capsys.readouterr().err
     assert exit_code(["replay", str(tmp_path / "missing")]) == 2
 
 
@@ -238,7 +246,7 @@ def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
     scores = {e["model_id"]: e["modylbench_score"] for e in card["scenarios"]}
     assert scores["oracle"] >= 9.0 and scores["polite"] < scores["oracle"]
     for agent in ("oracle", "polite"):
-        manifest = json.loads((out / f"mini_fixture__{agent}" / "manifest.json").read_text())
+        manifest = json.loads((out / f"mini_fixture__{agent}__webrtc__all__seed0__t0" / "manifest.json").read_text())
         assert manifest["complete"] and manifest["transport"] == "webrtc"
         assert manifest["media"]["audio_frames_sent"] > 50
         assert f"mini_fixture × {agent}: completed, 4 turns" in err

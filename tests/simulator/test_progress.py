@@ -95,6 +95,15 @@ def test_lines_one_line_per_event_with_counts_and_time_left() -> None:
     assert len(lines) == 10
 
 
+def test_a_session_that_ended_in_an_agent_error_counts_as_failed() -> None:
+    r, buf, clock = _reporter("lines")
+    _meeting(r, clock)
+    r.emit("session_finished", "a", termination_reason="agent_error", turns_played=1, wall_s=3.0, folder="/x/a")
+    r.emit("session_finished", "b", termination_reason="max_turns", turns_played=4, wall_s=9.0, folder="/x/b")
+    assert (r.done, r.failed, r.skipped) == (1, 1, 1)
+    assert "lbo × oracle: agent_error, 1 turns, 3.0s  [0 done, 1 failed, 1 skipped, 1 running" in buf.getvalue()
+
+
 def test_json_lines_carry_the_documented_fields() -> None:
     r, buf, clock = _reporter("json")
     _meeting(r, clock)
@@ -240,7 +249,7 @@ def test_run_json_stream_follows_a_real_meeting(tmp_path: Path, capsys: pytest.C
     assert exit_code(args) == 0
     out = capsys.readouterr().out
     events = [json.loads(line) for line in out.splitlines()]  # stdout holds only the stream
-    task = "financial_analyst_lbo_model__oracle"
+    task = "financial_analyst_lbo_model__oracle__inproc__turns2__seed0__t0"
     assert [(e["event"], e.get("turn")) for e in events] == [
         ("run_started", None),
         ("session_started", None),

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from modylbench.record import SessionFolder
+from modylbench.scenarios import load_path
 from modylbench.simulator._runner import session_complete
-from modylbench.simulator._sweep import agent_slug, cell_status
+from modylbench.simulator._sessionkey import agent_slug
+from modylbench.simulator._sweep import cell_status
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,8 +197,10 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     # A narrower sweep into the same folder drops nothing from the results.
     assert exit_code(["sweep", str(path), "--agent", "polite"]) == 0
     assert len(json.loads((out / "scorecard.json").read_text())["scenarios"]) == 6
-    assert cell_status(kept, ["offline"]) == "complete"
-    assert cell_status(kept, ["offline", "openai/gpt-4o-mini"]) == "rescore"
+    mini = load_path(MINI)[0]
+    assert cell_status(kept, ["offline"], scenario=mini) == "complete"
+    assert cell_status(kept, ["offline", "openai/gpt-4o-mini"], scenario=mini) == "rescore"
+    assert cell_status(kept, ["offline"]) == "broken"  # a cell is counted only once verified against its scenario
     assert cell_status(tmp_path / "nothing", ["offline"]) == "todo"
 
 

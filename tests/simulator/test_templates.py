@@ -80,7 +80,7 @@ def test_oracle_fills_the_templates_and_still_scores_top(tmp_path: Path) -> None
 def test_turns_played_is_written_by_a_turns_slice(tmp_path: Path) -> None:
     out = tmp_path / "runs"
     assert exit_code(["run", LBO.scenario_id, "--transport", "inproc", "--turns", "2", "--out", str(out)]) == 0
-    line = json.loads((out / f"{LBO.scenario_id}__oracle" / "responses.jsonl").read_text())
+    line = json.loads((out / f"{LBO.scenario_id}__oracle__inproc__turns2__seed0__t0" / "responses.jsonl").read_text())
     assert line["turns_played"] == 2
 
 
@@ -129,7 +129,7 @@ def test_seed_flags_reach_the_builder_and_the_manifest(tmp_path: Path, capsys: p
     sid = _seeded()
     out = tmp_path / "runs"
     assert exit_code(["run", sid, "--transport", "inproc", "--turns", "2", "--seed", "5", "--out", str(out)]) == 0
-    folder = out / f"{sid}__oracle__seed5"
+    folder = out / f"{sid}__oracle__inproc__turns2__seed5__t0"
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["seed"] == 5 and manifest["seeds"]["scenario"] == 5
     capsys.readouterr()

@@ -74,7 +74,7 @@ def test_slices_are_ranked_apart_with_pass_k(results: Path) -> None:
 
 def test_links_lead_to_each_sessions_report(results: Path) -> None:
     text = (results / "index.html").read_text(encoding="utf-8")
-    links = set(re.findall(r'href="([^"]+)"', text))
+    links = {x.removeprefix("./") for x in re.findall(r'href="([^"]+)"', text)}
     session_reports = {x for x in links if x.endswith("/report.html") and x.count("/") == 2}
     assert len(session_reports) == 5
     assert all((results / x).is_file() for x in links)
@@ -127,7 +127,7 @@ def test_server_is_local_and_read_only(server: tuple[str, int], results: Path) -
     assert server[0] == "127.0.0.1"
     status, body = _get(server, "/")
     assert status == 200 and b"ModylBench results" in body
-    report = f"/two/{SCENARIO}__oracle__t0/report.html"
+    report = f"/two/{SCENARIO}__oracle__inproc__turns2__seed0__t0/report.html"
     assert _get(server, report)[0] == 200
     assert _get(server, "/two/")[0] == 404  # no listings
     assert _get(server, "/../../../../etc/passwd")[0] == 404
@@ -136,3 +136,67 @@ def test_server_is_local_and_read_only(server: tuple[str, int], results: Path) -
     assert _get(server, "/.hidden")[0] == 404
     assert _get(server, report, method="POST")[0] == 501
     assert _get(server, report, method="PUT")[0] == 501
+
+
+def test_a_folder_named_like_a_script_link_is_only_a_relative_path(results: Path, tmp_path: Path) -> None:
+    import html
+    import shutil
+
+    root = tmp_path / "hostile"
+    session = next((results / "two").glob(f"{SCENARIO}__oracle__inproc__turns2__seed0__t0"))
+    for name in ("javascript:alert(1)", "data:text,x", "?q#frag"):
+        shutil.copytree(session, root / name)
+    assert exit_code(["view", str(root)]) == 0
+    text = (root / "index.html").read_text(encoding="utf-8")
+    links = [html.unescape(x) for x in re.findall(r'href="([^"]+)"', text)]
+    assert len(links) >= 6 and all(x.startswith("./") and ":" not in x and "?" not in x and "#" not in x
+                                   for x in links), links
+    assert "javascript%3Aalert%281%29/report.html" in " ".join(links)
+    # Only the index's own script may run: no 'unsafe-inline' for scripts, its hash instead.
+    csp = re.search(r'Content-Security-Policy" content="([^"]+)"', text)
+    assert csp is not None and "script-src 'sha256-" in csp.group(1) and "'unsafe-inline'\"" not in text
+    from modylbench.simulator._view import _script_hash
+
+    assert _script_hash() in csp.group(1)
+
+
+def test_server_sends_csp_and_nosniff_on_every_answer(server: tuple[str, int]) -> None:
+    for path, status in (("/", 200), (f"/two/{SCENARIO}__oracle__inproc__turns2__seed0__t0/report.html", 200), ("/nothing", 404)):
+        conn = http.client.HTTPConnection(*server, timeout=10)
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        resp.read()
+        assert resp.status == status
+        assert resp.getheader("X-Content-Type-Options") == "nosniff"
+        assert "default-src 'none'" in (resp.getheader("Content-Security-Policy") or "")
+
+
+def test_server_bounds_idle_connections(results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import time
+
+    from modylbench.simulator import _view
+
+    monkeypatch.setattr(_view, "SERVE_IDLE_S", 0.5)
+    srv = _view.make_server(results, 0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    before = threading.active_count()
+    idle = [socket.create_connection(srv.server_address[:2]) for _ in range(4 * _view.SERVE_MAX_CONNECTIONS)]
+    try:
+        peak = 0
+        deadline = time.monotonic() + 10
+        ok = False
+        while time.monotonic() < deadline and not ok:
+            peak = max(peak, threading.active_count() - before)
+            try:
+                ok = _get(srv.server_address[:2], "/")[0] == 200  # served once the idle ones time out
+            except OSError:
+                time.sleep(0.05)
+        assert ok, "the server never answered again after idle connections filled it"
+        assert peak <= _view.SERVE_MAX_CONNECTIONS + 1  # a thread per served connection, no more
+    finally:
+        for s in idle:
+            s.close()
+        srv.shutdown()
+        srv.server_close()

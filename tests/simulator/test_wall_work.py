@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from modylbench.record import read_record
+from modylbench.simulator._sessionkey import SessionKey
 from modylbench.simulator.cli import exit_code
 from tests.scoring.openai_server import Answer, Script, openai_server, tool_call
 
@@ -163,7 +164,7 @@ def test_inproc_meetings_side_by_side_share_the_loop_and_both_finish(
             "2",
         )
     assert code == 0
-    slow = _turns(tmp_path / "mini_fixture__slow")
+    slow = _turns(SessionKey("mini_fixture", f"llm/m@{url}", "slow", "inproc", None, 0, 0).folder(tmp_path))
     assert [t["agent_response"] for t in slow] == [SAID] * 4
     assert all(400 <= t["latency_ms"] <= 1500 for t in slow), slow
-    assert len(_turns(tmp_path / "mini_fixture__oracle")) == 4
+    assert len(_turns(tmp_path / "mini_fixture__oracle__inproc__all__seed0__t0")) == 4

@@ -478,7 +478,8 @@ class MeetingFigures:
         final, locked = inst.final, inst.locked
         site_completion = {site: locked[f"site_completion_pct_{site}"] for site in SITE_IDS}
         lowest = min(site_completion.values())
-        high_cut = math.floor(sorted(site_completion.values(), reverse=True)[1])
+        # Strictly below the runner-up, so the top two are always above it (floor() is not when it is whole).
+        high_cut = math.ceil(sorted(site_completion.values(), reverse=True)[1]) - 1
         baselines = [final[f"sbp0_mean_{arm}"] for arm in ARMS]
         return cls(
             v1_completion=100.0 * locked["completers_total"] / locked["n_total"],

@@ -33,7 +33,9 @@ def words(n: int) -> str:
 
 
 def and_list(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
+    """'a', 'a and b', 'a, b and c'; an empty list is a script that states something of nothing: refused."""
+    if not items:
+        raise ValueError("and_list: nothing to list (the script words a list its figures left empty)")
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
