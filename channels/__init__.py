@@ -34,6 +34,13 @@ from modylbench.channels._interface import (
     TurnEndMarker,
     TurnStartMarker,
 )
+from modylbench.channels._network import (
+    PROFILES,
+    NetworkProfile,
+    NetworkProfileError,
+    PathImpairment,
+    parse_profile,
+)
 from modylbench.channels._protocol import (
     AGENT_REPORTED_ERROR_KINDS,
     MAX_ERROR_MESSAGE,
@@ -81,6 +88,12 @@ __all__ = [
     "MediaStats",
     "Playback",
     "FileOutcome",
+    # the network between harness and agent (docs/network.md)
+    "PROFILES",
+    "NetworkProfile",
+    "NetworkProfileError",
+    "PathImpairment",
+    "parse_profile",
     # protocol constants
     "FRAME_BYTES",
     "FRAME_SAMPLES",

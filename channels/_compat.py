@@ -156,6 +156,8 @@ class RecoveringJitterBuffer(JitterBuffer):
 
     dropped = 0
     """Frames dropped to keep the backlog bounded."""
+    skipped = 0
+    """Lost packets skipped over (20 ms of audio concealed, i.e. played as a gap, each)."""
 
     def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
         pli, frame = super().add(packet)
@@ -176,6 +178,7 @@ class RecoveringJitterBuffer(JitterBuffer):
                         if self._packets[self._origin % cap] is not None:
                             break
                         self._origin = uint16_add(self._origin, 1)
+                        self.skipped += 1
                     frame = self._remove_frame(packet.sequence_number)
         return pli, frame
 
@@ -320,3 +323,90 @@ def loop_timers(loop: asyncio.AbstractEventLoop, ignore: Collection[asyncio.Time
     if not scheduled:
         return 0  # the common case in a scripted meeting: kept cheap (it runs at every clock jump)
     return sum(1 for h in scheduled if not h.cancelled() and h not in ignore)
+
+
+# ---------------------------------------------------------------- aioice/aiortc: the datagrams of a peer connection
+
+DatagramHook = Callable[[bytes, int, Callable[[bytes, int], Any]], Any]
+"""``hook(data, component, deliver)``: handle one datagram; ``deliver(data, component)`` passes it on."""
+
+
+def ice_connections(pc: Any) -> list[aioice.ice.Connection]:
+    """The aioice ``Connection`` objects under a peer connection's transports (one when bundled).
+
+    aiortc keeps each ``RTCIceTransport``'s aioice connection in its private ``_connection`` (aiortc 1.x,
+    through 1.16); the transports are reached through public names (``receiver.transport.transport``,
+    ``pc.sctp.transport.transport``). Call after ``setRemoteDescription`` (bundling is settled then) and
+    before ICE connects.
+    """
+    check_versions()
+    found: list[aioice.ice.Connection] = []
+    dtls = [t.receiver.transport for t in pc.getTransceivers()]
+    if pc.sctp is not None:
+        dtls.append(pc.sctp.transport)
+    for transport in dtls:
+        ice = getattr(transport, "transport", None)
+        conn = getattr(ice, "_connection", None)
+        if isinstance(conn, aioice.ice.Connection) and all(conn is not c for c in found):
+            found.append(conn)
+    return found
+
+
+def intercept_datagrams(connection: aioice.ice.Connection, outgoing: DatagramHook, incoming: DatagramHook) -> bool:
+    """Route every non-STUN datagram ``connection`` sends or receives through ``outgoing``/``incoming``.
+
+    aioice 0.9-0.13: aiortc sends through ``Connection.send``, which calls ``self.sendto(data, component)``,
+    and each ``StunProtocol`` hands a received non-STUN datagram to ``self.receiver.data_received(data,
+    component)``; both are looked up on the instance, so instance attributes replace them. STUN (ICE checks,
+    consent) does not pass here. False (nothing done) when either method is missing.
+    """
+    check_versions()
+    send = getattr(connection, "sendto", None)
+    receive = getattr(connection, "data_received", None)
+    if send is None or receive is None or getattr(connection, "_modylbench_intercepted", False):
+        return False
+
+    async def sendto(data: bytes, component: int) -> None:
+        out = outgoing(data, component, send)
+        if out is not None:
+            await out
+
+    def data_received(data: bytes, component: int) -> None:
+        out = incoming(data, component, receive)
+        if out is not None:  # data_received is synchronous in aioice; the hook never returns a coroutine here
+            raise TypeError("incoming datagram hook must deliver synchronously")
+
+    connection.sendto = sendto  # type: ignore[method-assign]
+    connection.data_received = data_received  # type: ignore[method-assign]
+    connection._modylbench_intercepted = True  # type: ignore[attr-defined]
+    return True
+
+
+class SctpRetransmissions:
+    """Data chunks an SCTP association sent again (T3 timeouts and fast retransmits)."""
+
+    def __init__(self) -> None:
+        self.chunks = 0
+
+
+def count_sctp_retransmissions(sctp: Any) -> SctpRetransmissions | None:
+    """Count the data chunks ``sctp`` (an ``RTCSctpTransport``) retransmits; None when it cannot be seen.
+
+    aiortc 1.16's ``_transmit`` raises a chunk's private ``_sent_count`` before each ``_send_chunk(chunk)``;
+    a ``DataChunk`` going out with a count above 1 is a retransmission. ``_send_chunk`` is wrapped.
+    """
+    check_versions()
+    from aiortc.rtcsctptransport import DataChunk
+
+    original = getattr(sctp, "_send_chunk", None)
+    if original is None:
+        return None
+    counter = SctpRetransmissions()
+
+    async def send_chunk(chunk: Any) -> None:
+        if isinstance(chunk, DataChunk) and getattr(chunk, "_sent_count", 0) > 1:
+            counter.chunks += 1
+        await original(chunk)
+
+    sctp._send_chunk = send_chunk
+    return counter

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
+from modylbench.channels._network import NetworkProfile
 from modylbench.channels._wire import FILE_RATE, MAX_FILE_SIZE
 
 if TYPE_CHECKING:
@@ -339,6 +340,10 @@ class LinkOptions:
     """Silence (s) that ends a speech segment."""
     file_rate: float = FILE_RATE
     """Pacing of each file the persona pushes (bytes/s); WebRTC meetings of one process also share a budget."""
+    network: NetworkProfile | None = None
+    """What the network does to the meeting's packets (WebRTC only; docs/network.md); None: nothing."""
+    network_seed: int = 0
+    """Seed of the network's random decisions (the session's seed): the same seed, the same fates."""
 
 
 @runtime_checkable

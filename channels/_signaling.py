@@ -23,9 +23,18 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from modylbench.channels._clock import Clock, ClockTimeout, WallClock, wait_for
-from modylbench.channels._compat import keyframe_requests_visible
+from modylbench.channels._compat import (
+    RecoveringJitterBuffer,
+    SctpRetransmissions,
+    count_sctp_retransmissions,
+    ice_connections,
+    intercept_datagrams,
+    jitter_buffer_of,
+    keyframe_requests_visible,
+)
 from modylbench.channels._harness import LinkBase, closing_reason
 from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, media_stats
+from modylbench.channels._network import PROFILES, Impairment, network_sample
 from modylbench.channels._webrtc import (
     ArrivalTimes,
     DataChannelPipe,
@@ -48,6 +57,12 @@ ICE_TIMEOUT = 30.0
 """Seconds from the answer for the agent's data channels to open. aioice gives up on candidates that never
 answer only after ~60 s (measured: one unreachable host candidate, 63 s); on loopback or a LAN the channels
 open in well under a second."""
+MEETING_END_TIMEOUT = 2.0
+"""Seconds ``close()`` waits to hand ``meeting_end`` to the control channel. A send waits while the channel's
+buffer is over its high-water mark, and an association the network starves never drains it: without a bound
+the meeting never ended (docs/network.md, "Known problems")."""
+TEARDOWN_TIMEOUT = 10.0
+"""Seconds ``close()`` gives the peer connection and the signaling socket to shut down."""
 
 CLOSE_NORMAL = 1000
 CLOSE_BAD_MESSAGE = 4400
@@ -148,6 +163,11 @@ class WebRTCMeeting(LinkBase):
         """When each of the agent's audio packets arrived (set up with the answer)."""
         self._gone_reason = ""
         self._offer_candidates = 0
+        self.network = Impairment(self.options.network or PROFILES["clean"], self.options.network_seed,
+                                  self.clock.base)
+        """The network between harness and agent: applied to this meeting's datagrams, and counted."""
+        self._sctp_retransmissions: SctpRetransmissions | None = None
+        self._agent_audio_buffer: RecoveringJitterBuffer | None = None
         self._close: tuple[int, str, str] = (CLOSE_NORMAL, "meeting over", "")
         """How the signaling socket closes at teardown: code, reason, and the ``error`` message if any."""
 
@@ -201,11 +221,15 @@ class WebRTCMeeting(LinkBase):
         pc.on("connectionstatechange", self._on_state)
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sdp=sdp, type="offer"))
+            self._impair(pc, sdp)
             for transceiver in pc.getTransceivers():
                 if transceiver.kind == "audio":
                     transceiver.sender.replaceTrack(self.audio_track)
                     transceiver.direction = "sendrecv"
                     self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock)
+                    buffer = jitter_buffer_of(transceiver.receiver)
+                    if isinstance(buffer, RecoveringJitterBuffer):
+                        self._agent_audio_buffer = buffer
                 elif transceiver.kind == "video":
                     if "vp8" in video_codecs(sdp):  # the track sends VP8 it encoded itself
                         transceiver.setCodecPreferences([c for c in RTCRtpSender.getCapabilities("video").codecs
@@ -222,11 +246,39 @@ class WebRTCMeeting(LinkBase):
             # fails at once, rather than waiting for more, when none of them works.
             await pc.addIceCandidate(None)
             self.screen_track.encode_vp8 = video_codecs(pc.localDescription.sdp)[:1] == ["vp8"]
+            self.network.wire.learn_sdp(pc.localDescription.sdp)
         except Exception as exc:
             await pc.close()
             self.pc = None
             raise ValueError(f"cannot answer the offer: {exc}") from exc
         return pc.localDescription.sdp
+
+    def _impair(self, pc: RTCPeerConnection, offer: str) -> None:
+        """Put the network between the two peers: every datagram of ``pc`` passes ``self.network``."""
+        net = self.network
+        net.wire.learn_sdp(offer)
+        connections = ice_connections(pc)
+        hooked = [intercept_datagrams(c, lambda d, comp, deliver: net.handle("to_agent", d, comp, deliver),
+                                      lambda d, comp, deliver: net.handle("from_agent", d, comp, deliver))
+                  for c in connections]  # fmt: skip
+        if not connections or not all(hooked):
+            message = "aiortc/aioice internals changed: the network profile cannot be applied"
+            if self.options.network is not None and not self.options.network.clean:
+                raise RuntimeError(message)
+            logger.warning("%s; network statistics are not counted", message)
+        net.start(self.tasks.start)
+        if pc.sctp is not None:
+            self._sctp_retransmissions = count_sctp_retransmissions(pc.sctp)
+
+    async def network_stats(self) -> dict[str, Any]:
+        """The network so far (cumulative): the impairment's and the wire's counts, aiortc's ``getStats``,
+        the persona's pacing; the fields of a ``network_stats`` record event."""
+        report = await self.pc.getStats() if self.pc is not None else {}
+        buffer = self._agent_audio_buffer
+        return network_sample(self.network, list(report.values()),
+                              self._sctp_retransmissions.chunks if self._sctp_retransmissions else None,
+                              buffer.skipped if buffer is not None else None,
+                              self.audio_track.stats, self.screen_track.stats)  # fmt: skip
 
     def _on_datachannel(self, channel: RTCDataChannel) -> None:
         label = channel.label
@@ -328,16 +380,28 @@ class WebRTCMeeting(LinkBase):
                 pass
 
     async def close(self, reason: str = "completed") -> None:
+        """End the meeting, whatever the network does: each step is bounded on the underlying clock, so the
+        session always gets to seal its record (a step that ran out is logged, not charged to anyone)."""
         if self.connected:
-            await self.send_control(MeetingEnd(reason))
-            # Give SCTP a moment to deliver meeting_end before the connection goes.
-            await asyncio.sleep(0.05)
+            try:
+                await wait_for(self.clock.base, self._say_meeting_end(reason), MEETING_END_TIMEOUT)
+            except ClockTimeout:
+                logger.warning("meeting_end not handed to the control channel within %g s (its send buffer "
+                               "did not drain); closing without it", MEETING_END_TIMEOUT)
         self._ended = True
         # The session passes its termination reason, which meeting_end carries; a meeting that ran its
         # planned turns is not the agent leaving, whichever way it ended.
         self._agent_gone(closing_reason(reason))
-        await self._teardown()
+        try:
+            await wait_for(self.clock.base, self._teardown(), TEARDOWN_TIMEOUT)
+        except ClockTimeout:
+            logger.warning("peer connection teardown did not finish within %g s; abandoned", TEARDOWN_TIMEOUT)
         await self.tasks.aclose()
+
+    async def _say_meeting_end(self, reason: str) -> None:
+        await self.send_control(MeetingEnd(reason))
+        # Give SCTP a moment to deliver meeting_end before the connection goes.
+        await asyncio.sleep(0.05)
 
 
 class SignalingServer:

@@ -21,6 +21,9 @@ from modylbench.record._events import (
     Event,
     FileTransfer,
     Interruption,
+    NetworkPath,
+    NetworkStats,
+    NetworkStream,
     PersonaUtterance,
     ScreenFrame,
     SessionEnd,
@@ -67,7 +70,7 @@ from modylbench.record._version import package_version
 
 __all__ = [
     "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
-    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "ModelSpec", "ModelSpecError",
+    "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordLineTooLong", "MAX_RECORD_LINE", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",
     "attachment_path", "file_sha256", "package_version", "parse_event", "read_record", "verify_media", "valid_text",

@@ -28,6 +28,7 @@ from modylbench.record._events import (
     TurnEnd,
     TurnStart,
 )
+from modylbench.record._network import network_measurements
 from modylbench.record._responses import ScenarioResponses, TurnResponse, WorkProduct
 from modylbench.record._speech import (
     WORDS_PER_VOICED_SECOND,
@@ -234,7 +235,9 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
                       "speech": speech_summary([turns[i].speech for i in sorted(turns)], bool(heard),
                                                words_per_second),
                       # The agent's failures (agent_error events); present only when there were some.
-                      **({"agent_errors": errors} if (errors := _agent_errors(evs)) else {})},
+                      **({"agent_errors": errors} if (errors := _agent_errors(evs)) else {}),
+                      # What the network did (WebRTC meetings, docs/network.md); present only when sampled.
+                      **({"network": net} if (net := network_measurements(evs)) is not None else {})},
         termination_reason=end_reason,
         # Turns are played in order from 0, so the turns started are the first len(started) of the script.
         turns_played=len(started),

@@ -264,6 +264,64 @@ class SessionEnd(_Event):
                     "older record); replay checks the file against it.")
 
 
+class NetworkPath(_RecordModel):
+    """One direction of the meeting's network so far (cumulative): the datagrams as their sender sent them and
+    what the network did to them (docs/network.md)."""
+
+    datagrams: int = Field(ge=0, description="Datagrams sent (DTLS, SRTP, SRTCP), before the network.")
+    bytes: int = Field(ge=0, description="Their bytes.")
+    delivered: int = Field(ge=0, description="Datagrams the network delivered (a duplicate counts twice).")
+    dropped_loss: int = Field(ge=0, description="Lost on the path (random or Gilbert–Elliott loss).")
+    dropped_queue: int = Field(ge=0, description="Dropped by the rate cap's full queue.")
+    duplicated: int = Field(ge=0, description="Delivered twice.")
+    reordered: int = Field(ge=0, description="Sent out of order.")
+    delay_mean_ms: float = Field(ge=0, description="Mean one-way delay the network added (ms), as delivered.")
+    delay_max_ms: float = Field(ge=0, description="Largest such delay (ms).")
+    rtp_packets: int = Field(ge=0, description="RTP packets among the datagrams.")
+    rtcp_packets: int = Field(ge=0, description="RTCP packets among them.")
+    sctp_packets: int = Field(ge=0, description="DTLS application data (SCTP: the data channels).")
+    nacks: int = Field(ge=0, description="RTCP generic NACKs (retransmission requests) sent this way.")
+    plis: int = Field(ge=0, description="RTCP picture-loss indications (key-frame requests) sent this way.")
+    firs: int = Field(ge=0, description="RTCP full intra requests sent this way.")
+    sctp_retransmissions: int | None = Field(
+        default=None, description="Data-channel chunks the harness sent again (to_agent only; null: not seen)."
+    )
+
+
+class NetworkStream(_RecordModel):
+    """One RTP stream so far: counted on the wire, and as its receiver reports it (aiortc's getStats)."""
+
+    direction: Literal["to_agent", "from_agent"] = Field(description="Who sends it: the persona, or the agent.")
+    ssrc: int = Field(ge=0, description="Its RTP SSRC.")
+    kind: str = Field(description="audio or video (empty when the SDP did not say).")
+    packets_sent: int = Field(ge=0, description="RTP packets sent (retransmissions not included).")
+    packets_delivered: int = Field(ge=0, description="Of those, delivered by the network.")
+    retransmitted: int = Field(ge=0, description="RTX packets sent for it (answers to NACKs).")
+    bytes_sent: int = Field(ge=0, description="Bytes of its RTP packets.")
+    packets_lost: int | None = Field(default=None, description="Lost as its receiver reports (RTCP), when known.")
+    jitter_ms: float | None = Field(default=None, description="Interarrival jitter its receiver reports (ms).")
+    round_trip_ms: float | None = Field(default=None, description="Round-trip time from RTCP reports (ms).")
+    fraction_lost: float | None = Field(default=None, description="Share lost in the last report interval.")
+    concealed_frames: int | None = Field(
+        default=None, description="Agent audio: 20 ms frames the harness skipped as lost (played as a gap)."
+    )
+
+
+class NetworkStats(_Event):
+    """A sample of the meeting's network (cumulative since the join), taken through the meeting and at each
+    turn's end; WebRTC meetings only."""
+
+    event: Literal["network_stats"] = "network_stats"
+    profile: str = Field(description="The network profile (--network) in effect.")
+    to_agent: NetworkPath = Field(description="The persona's direction (the agent's downlink).")
+    from_agent: NetworkPath = Field(description="The agent's direction (its uplink).")
+    streams: list[NetworkStream] = Field(default=[], description="Each RTP stream, both directions.")
+    persona_audio_frames: int = Field(ge=0, description="Persona audio frames sent so far.")
+    persona_audio_late_frames: int = Field(ge=0, description="Of those, sent more than 20 ms after their slot.")
+    persona_screen_frames: int = Field(ge=0, description="Screen-share frames sent so far.")
+    persona_screen_late_frames: int = Field(ge=0, description="Of those, sent over half a frame period late.")
+
+
 Event = Annotated[
     SessionStart
     | TurnStart
@@ -283,6 +341,7 @@ Event = Annotated[
     | ErrorEvent
     | AgentError
     | Disconnect
+    | NetworkStats
     | SessionEnd,
     Field(discriminator="event"),
 ]

@@ -24,6 +24,7 @@ from modylbench.scoring._models import (
     Verdict,
 )
 from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, compute_metrics, values_equal
+from modylbench.scoring._network import NETWORK_IMPAIRED_FLAG, network_flags
 from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
 from modylbench.scoring._scorecard import AGENT_ERROR_FLAG, aggregate, score, score_async
@@ -35,6 +36,8 @@ __all__ = [
     "Heard",
     "SpeechRecogniser",
     "AGENT_ERROR_FLAG",
+    "NETWORK_IMPAIRED_FLAG",
+    "network_flags",
     "INCOMPLETE_EXIT",
     "MUTATION_TAGS",
     "PRODUCT_DIMENSIONS",

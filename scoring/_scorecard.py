@@ -37,6 +37,7 @@ from modylbench.scoring._models import (
     Verdict,
 )
 from modylbench.scoring._mutations import compute_metrics
+from modylbench.scoring._network import network_flags
 
 logger = logging.getLogger(__name__)
 
@@ -452,6 +453,7 @@ def _finish(
     if run.replay_errors:
         # Edits at parts their product does not have: the trajectory is not what the products show.
         flags.append(REPLAY_ERROR_FLAG)
+    flags += network_flags(measured)
     if sc.expected_mutations and run.metrics.source == "none":
         flags.append("no_trajectory")
     speech = _speech(run.responses, turns)

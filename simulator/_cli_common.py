@@ -30,6 +30,38 @@ asr_option = click.option(
 )
 
 
+def _read_network(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    from modylbench.channels import NetworkProfileError, parse_profile
+
+    try:
+        return parse_profile(value)
+    except NetworkProfileError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+_NETWORK_HELP = (
+    "Impair the WebRTC session's packets: clean, home-wifi, mobile, congested, lossy-burst, or "
+    "loss=…,burst=…,delay=…,jitter=…,rate=…,reorder=…,duplicate=… (down:…;up:… per direction; "
+    "docs/network.md). Deterministic from --seed."
+)
+
+
+def network_option(names_folder: bool = False) -> Callable[[Any], Any]:
+    """``--network PROFILE``; ``names_folder``: the command names session folders by their key (run), and its
+    help says where the profile goes in the name."""
+    extra = (" A profile other than clean is part of the session's folder name, after the transport "
+             "(…__webrtc__net-mobile__all__seed0__t0).") if names_folder else ""
+    return click.option("--network", "network", default=None, metavar="PROFILE", callback=_read_network,
+                        help=_NETWORK_HELP + extra)
+
+
+def network_seed(seed: int, trial: int = 0) -> int:
+    """The seed of a session's network fates: its scenario seed, and its trial (trials see different fates)."""
+    return seed + 1_000_003 * trial
+
+
 STOPPED_BY_CTRL_C = "stopped by Ctrl-C: its folder is kept, incomplete (the next run moves it aside and plays it again)"
 """What a session that Ctrl-C stopped is reported as (``session_failed``)."""
 

@@ -22,6 +22,8 @@ from modylbench.simulator._cli_common import (
     check_asr,
     check_judges,
     judge_option,
+    network_option,
+    network_seed,
     owning,
     score_and_print,
     stop_on_ctrl_c,
@@ -31,7 +33,7 @@ from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
 from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
 from modylbench.simulator._results import LEADERBOARD_MD
-from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
+from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +79,7 @@ AGENT_ERROR_EXIT = 4
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @asr_option
+@network_option(names_folder=True)
 @scenarios_option
 @seed_option
 @progress_options
@@ -84,16 +87,18 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
         progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
-        agent_env: tuple[str, ...] = ()) -> None:
+        agent_env: tuple[str, ...] = (), network: Any = None) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
     Each session is written to OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/ (record.jsonl,
     attachments/, recording.wav, manifest.json, responses.jsonl, scorecard.json, report.html), the name sweep
-    gives it too; OUT/scorecard.json, OUT/leaderboard.md and OUT/report.html cover every complete session in OUT,
-    earlier runs' included (a second run adds to them, it never drops the first's). A complete session of the
-    same configuration is reused (resume; the summary lists it) unless --force; an incomplete one (a crash)
-    is moved aside to <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
+    gives it too; a --network other than clean follows the transport: <transport>__net-<profile> (a custom
+    profile by its canonical spec: loss=2%,delay=40ms is net-loss_2pct_delay_40ms). OUT/scorecard.json,
+    OUT/leaderboard.md and OUT/report.html cover every complete session in OUT, earlier runs' included (a
+    second run adds to them, it never drops the first's). A complete session of the same configuration is
+    reused (resume; the summary lists it) unless --force; an incomplete one (a crash) is moved aside to
+    <folder>.crashed-<time>, never deleted; a folder another process is writing is refused.
     "all" runs every scenario.
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
@@ -112,6 +117,9 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     chosen = [pick(scenarios, sid) for sid in ids]
     if speed is not None and transport != "inproc":
         raise UserError("--speed applies to --transport inproc only (WebRTC runs in real time)")
+    if network is not None and transport != "webrtc":
+        raise UserError("--network impairs WebRTC packets; use --transport webrtc")
+    net_key = CLEAN_NETWORK if network is None else network.key
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
@@ -120,15 +128,17 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     for sc in chosen:
         for agent in resolved:
             for trial in range(trials):
-                key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial)
+                key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial,
+                                 network=net_key)
                 folder = key.folder(out)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
                                                             extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
-                                     link=LinkOptions(captions=not no_captions), agent_name=agent.name,
-                                     join_timeout=join_timeout, agent_env=agent_env))
+                                     link=LinkOptions(captions=not no_captions, network=network,
+                                                      network_seed=network_seed(seed, trial)),
+                                     agent_name=agent.name, join_timeout=join_timeout, agent_env=agent_env))
     reporter = reporter_for(progress, progress_json, "run")
     reporter.emit("run_started", command="run", total=len(specs))
     todo, reused = [], []

@@ -18,6 +18,8 @@ from modylbench.simulator._cli_common import (
     check_asr,
     check_judges,
     judge_option,
+    network_option,
+    network_seed,
     score_and_print,
     write_report,
 )
@@ -41,11 +43,12 @@ from modylbench.simulator._errors import UserError
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
 @asr_option
+@network_option()
 @scenarios_option
 @seed_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
-          scenario_paths: tuple[Path, ...], seed: int, asr: str | None) -> None:
+          scenario_paths: tuple[Path, ...], seed: int, asr: str | None, network: Any = None) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token and a ready-to-paste command that joins with the example agent (stderr) and,
@@ -72,7 +75,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
         raise UserError(f"{exc}; choose another --out") from None
     try:
         asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                           panel, web, linger, seed, asr))
+                           panel, web, linger, seed, asr, network))
     finally:
         lock.release()
 
@@ -120,14 +123,15 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
-                 linger: float, seed: int = 0, asr: str | None = None) -> None:
+                 linger: float, seed: int = 0, asr: str | None = None, network: Any = None) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock, WebServer
     from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
 
     persona_speech, _ = speech_engines(scenario, speech)
     clock = WallClock()
-    options = LinkOptions(captions=captions, connect_timeout=wait_seconds)
+    options = LinkOptions(captions=captions, connect_timeout=wait_seconds, network=network,
+                          network_seed=network_seed(seed))
     try:
         server = await (WebServer(host, port) if web else SignalingServer(host, port)).start()
     except OSError as exc:

@@ -173,6 +173,8 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
                         "(py: agents run on both transports)")
     if spec.transport not in ("inproc", "webrtc"):
         raise UserError(f"unknown transport {spec.transport!r} (webrtc or inproc)")
+    if spec.link.network is not None and not spec.link.network.clean and spec.transport != "webrtc":
+        raise UserError("a network profile impairs WebRTC packets; use --transport webrtc")
     persona_speech, agent_speech = speech_engines(spec.scenario, spec.speech)
     faults = AgentFaults()
     options = spec.link

@@ -17,7 +17,7 @@ import logging
 import subprocess
 import traceback
 import wave
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -58,6 +58,7 @@ from modylbench.record import (
     DocUpdateRejected,
     ErrorEvent,
     FileTransfer,
+    NetworkStats,
     RecordWriter,
     SessionEnd,
     SessionFolder,
@@ -421,6 +422,45 @@ class AgentEventRecorder:
         act.poke()
 
 
+NETWORK_SAMPLE_EVERY = 2.0
+"""Meeting seconds between samples of a WebRTC meeting's network (one more is taken at each turn's end)."""
+
+
+class NetworkSampler:
+    """Records the link's network statistics (``network_stats`` events) through the meeting; nothing for a link
+    without them (the in-process transport has no packets)."""
+
+    def __init__(self, link: MeetingLink, rec: SessionRecorder) -> None:
+        self.rec = rec
+        self._stats: Callable[[], Awaitable[dict[str, Any]]] | None = getattr(link, "network_stats", None)
+        self.last: dict[str, Any] | None = None
+
+    async def sample(self) -> None:
+        if self._stats is None:
+            return
+        try:
+            data = await self._stats()
+            self.rec.emit(NetworkStats(**self.rec.common(), **data))
+            self.last = data
+        except Exception:  # noqa: BLE001 - a measurement; the meeting goes on without it
+            logger.exception("network statistics unavailable")
+
+    async def run(self) -> None:
+        while self._stats is not None:
+            await self.rec.clock.sleep(NETWORK_SAMPLE_EVERY)
+            await self.sample()
+
+
+def network_manifest(link: MeetingLink) -> dict[str, Any] | None:
+    """The manifest's ``network``: the profile, its seed; None for a link without a network (in process)."""
+    if link.transport != "webrtc":
+        return None
+    from modylbench.channels import PROFILES
+
+    profile = link.options.network or PROFILES["clean"]
+    return {**profile.manifest(), "seed": link.options.network_seed}
+
+
 async def run_meeting(
     link: MeetingLink,
     scenario: Scenario,
@@ -459,6 +499,7 @@ async def run_meeting(
         "started_wall_time": clock.wall_time(),
         "complete": False,
         "asr": opts.asr,
+        "network": network_manifest(link),
         **opts.extra_manifest,
     }
     SessionFolder(folder).write_manifest(manifest)
@@ -506,6 +547,8 @@ async def run_meeting(
         return _finish(rec, link, manifest, reason, detail, 0, pump, faults)
     pump_task = asyncio.ensure_future(pump.run())
     forward_task = asyncio.ensure_future(forward())
+    network = NetworkSampler(link, rec)
+    sampler_task = asyncio.ensure_future(network.run())
     try:
         await link.send_doc(doc.step1())
         deadline = clock.now() + scenario.timeout_minutes * 60
@@ -530,6 +573,7 @@ async def run_meeting(
                 break
             played += 1
             await pump.end_turn()
+            await network.sample()
         else:
             if opts.turns and opts.turns < len(scenario.turns):
                 reason, detail = "max_turns", f"played the first {len(turns)} of {len(scenario.turns)} turns"
@@ -538,6 +582,8 @@ async def run_meeting(
         left = act.gone or getattr(link, "connected", True) is False
         if left and reason in ("completed", "max_turns"):
             reason, detail = "agent_disconnected", pump.disconnect_reason or ""
+        sampler_task.cancel()
+        await network.sample()
         await link.close(reason)  # meeting_end carries the record's termination reason
         # Let the agent's last events (its final speech offset, doc edits) land before the record closes.
         await _drain(pump_task, clock)
@@ -550,9 +596,9 @@ async def run_meeting(
         reason, detail = "infrastructure_error", str(exc)
         await link.close("infrastructure_error")
     finally:
-        for task in (forward_task, pump_task):
+        for task in (forward_task, pump_task, sampler_task):
             task.cancel()
-        await asyncio.gather(forward_task, pump_task, return_exceptions=True)
+        await asyncio.gather(forward_task, pump_task, sampler_task, return_exceptions=True)
         # The agent's last segments are recognised before the record is sealed (at most DRAIN_S more).
         await close_recognition(rec.recognition)
     return _finish(rec, link, manifest, reason, detail, played, pump, faults)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,24 @@ def agent_slug(name: str, spec: str | None = None) -> str:
     return f"{slug[: _SLUG_CHARS - 9]}-{digest}"
 
 
+CLEAN_NETWORK = "clean"
+"""A session's ``network`` when nothing impairs it (and every inproc session's): left out of its folder name."""
+
+
+def network_slug(network: str) -> str:
+    """A session's network (a built-in profile's name, or a custom profile's canonical spec) as a folder-name part:
+    ``mobile`` as is, ``loss=2%,delay=40ms`` as ``loss_2pct_delay_40ms``; a spec too long for that is cut and a
+    short hash keeps it apart from the others it would merge with."""
+    slug = _SAFE.sub("_", network.replace("%", "pct")).strip("_.") or "custom"
+    if len(slug) <= _SLUG_CHARS:
+        return slug
+    return f"{slug[: _SLUG_CHARS - 9]}-{hashlib.sha256(network.encode()).hexdigest()[:8]}"
+
+
 @dataclass(frozen=True)
 class SessionKey:
-    """One session's configuration as far as it changes what is played: scenario, agent, transport, slice
-    (turns), instance (seed) and trial."""
+    """One session's configuration as far as it changes what is played: scenario, agent, transport, network,
+    slice (turns), instance (seed) and trial."""
 
     scenario_id: str
     agent: str
@@ -44,14 +58,19 @@ class SessionKey:
     """The first N turns; None: the whole meeting."""
     seed: int
     trial: int
+    network: str = CLEAN_NETWORK
+    """The network profile the packets crossed (``NetworkProfile.key``: a built-in's name or a custom profile's
+    canonical spec); ``clean`` when nothing impaired them. Keys recorded before it existed read as clean."""
 
     @property
     def name(self) -> str:
-        """The session folder's name: ``<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>``."""
+        """The session folder's name: ``<scenario>__<agent>__<transport>[__net-<network>]__<turns>__seed<S>__t<T>``;
+        the network part only when it is not clean (a clean session keeps the name it had before networks)."""
         turns = "all" if self.turns is None else f"turns{self.turns}"
         agent = agent_slug(self.agent_name, self.agent)
+        net = "" if self.network == CLEAN_NETWORK else f"__net-{network_slug(self.network)}"
         # fit_name: a long scenario id with a long agent name still fits the file system (hash-shortened).
-        return fit_name(f"{self.scenario_id}__{agent}__{self.transport}__{turns}__seed{self.seed}__t{self.trial}")
+        return fit_name(f"{self.scenario_id}__{agent}__{self.transport}{net}__{turns}__seed{self.seed}__t{self.trial}")
 
     def folder(self, out: Path) -> Path:
         return out / self.name
@@ -77,13 +96,25 @@ def session_folders(out: Path, **match: Any) -> list[Path]:
     return found
 
 
-def recorded_difference(manifest: dict[str, Any], wanted: dict[str, Any], scenario_hash: str) -> str | None:
-    """How the session a manifest records differs from the key ``wanted`` (a ``manifest_entry``) playing a
-    scenario of ``scenario_hash``; None when it is the same session (what resume may reuse)."""
+_DEFAULTS = {f.name: f.default for f in fields(SessionKey) if f.default is not MISSING}
+
+
+def recorded_key(manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The session key a manifest records (``session``, else an older sweep's ``sweep_cell``), a field added to
+    the key later (``network``) read as its default; None when it records none."""
     recorded = manifest.get(MANIFEST_KEY)
     if not isinstance(recorded, dict):
         recorded = manifest.get("sweep_cell")  # folders a sweep wrote before the key had a name of its own
     if not isinstance(recorded, dict):
+        return None
+    return {**_DEFAULTS, **recorded}
+
+
+def recorded_difference(manifest: dict[str, Any], wanted: dict[str, Any], scenario_hash: str) -> str | None:
+    """How the session a manifest records differs from the key ``wanted`` (a ``manifest_entry``) playing a
+    scenario of ``scenario_hash``; None when it is the same session (what resume may reuse)."""
+    recorded = recorded_key(manifest)
+    if recorded is None:
         return "its manifest records no session key (an older version wrote it)"
     diffs = [f"{k} {recorded.get(k)!r}, not {v!r}" for k, v in wanted.items()
              if k != "name" and k in recorded and recorded.get(k) != v]

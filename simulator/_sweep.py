@@ -1,4 +1,4 @@
-"""``modylbench sweep``: a TOML file names scenarios x agents x transports x turns x seeds x trials; every
+"""``modylbench sweep``: a TOML file names scenarios x agents x transports x networks x turns x seeds x trials; every
 cell is a session folder under OUT, run here (``run_one``/``SessionWorkers``) or on Ray, resumed, and
 combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scale.md.
 """
@@ -25,7 +25,7 @@ from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
 from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
-from modylbench.simulator._sessionkey import MANIFEST_KEY, SessionKey
+from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey, recorded_key
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +101,11 @@ class SweepConfig(_Strict):
         default=[0], min_length=1, description="Scenario instances (0: the published data)."
     )
     transports: list[Literal["inproc", "webrtc"]] = Field(default=["inproc"], min_length=1)
+    networks: list[str] = Field(
+        default=["clean"], min_length=1,
+        description="Network profiles of the webrtc cells (docs/network.md): names or custom specs; a cell's "
+        "folder names one other than clean after its transport (webrtc__net-mobile__…).",
+    )
     turns: list[int | Literal["all"]] = Field(
         default=["all"], min_length=1, description="First N turns, or all."
     )
@@ -124,6 +129,7 @@ class SweepConfig(_Strict):
         "agents",
         "seeds",
         "transports",
+        "networks",
         "turns",
         "judges",
         mode="before",
@@ -131,6 +137,15 @@ class SweepConfig(_Strict):
     @classmethod
     def _one_or_many(cls, v: Any) -> Any:
         return _listify(v)
+
+    @field_validator("networks")
+    @classmethod
+    def _networks(cls, v: list[str]) -> list[str]:
+        from modylbench.channels import parse_profile
+
+        # Each as the session key names it (a custom spec canonical: loss=0.02 and loss=2% are one cell); a
+        # NetworkProfileError is a ValueError: one line naming the field.
+        return list(dict.fromkeys(parse_profile(spec).key for spec in v))
 
     @field_validator("seeds")
     @classmethod
@@ -208,6 +223,20 @@ Cell: TypeAlias = SessionKey
 """One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
 
 
+def _transport_networks(config: SweepConfig) -> list[tuple[str, str]]:
+    """The (transport, network) pairs of the sweep: every network for webrtc; inproc has no packets to impair,
+    so it runs once, clean."""
+    pairs: list[tuple[str, str]] = []
+    for transport in config.transports:
+        if transport == "inproc":
+            pairs.append((transport, CLEAN_NETWORK))
+        else:
+            pairs.extend((transport, network) for network in config.networks)
+    if config.networks != [CLEAN_NETWORK] and "webrtc" not in config.transports:
+        click.echo('note: networks apply to webrtc cells only (transports = ["webrtc"])', err=True)
+    return pairs
+
+
 def _tag_matches(scenario: Any, tag: str) -> bool:
     meta = scenario.metadata or {}
     if "=" not in tag:
@@ -248,7 +277,8 @@ class Plan:
 
 def plan(config: SweepConfig, out: Path) -> Plan:
     """Expand the sweep into cells, in a stable order (scenario, agent, transport, turns, seed, trial)."""
-    from modylbench.channels import LinkOptions
+    from modylbench.channels import LinkOptions, parse_profile
+    from modylbench.simulator._cli_common import network_seed
     from modylbench.simulator._runner import RunSpec
     from modylbench.simulator._session import MeetingOptions
 
@@ -263,15 +293,17 @@ def plan(config: SweepConfig, out: Path) -> Plan:
         if agent.startswith("cmd:") and "inproc" in config.transports:
             click.echo(f"note: {agent!r} joins over WebRTC only: its inproc cells are left out", err=True)
     first = select_scenarios(config, config.seeds[0])
-    # Counted before anything is expanded (or any instance built): the product, less cmd: agents' inproc cells.
-    pairs = sum(1 for a in config.agents for t in config.transports if not (a.startswith("cmd:") and t == "inproc"))
-    planned = len(first) * pairs * len(config.turns) * len(config.seeds) * config.trials
+    # Counted before anything is expanded (or any instance built): the product, less cmd: agents' inproc cells;
+    # a webrtc cell once per network, an inproc one once (clean).
+    pairs = _transport_networks(config)
+    combos = sum(1 for a in config.agents for t, _ in pairs if not (a.startswith("cmd:") and t == "inproc"))
+    planned = len(first) * combos * len(config.turns) * len(config.seeds) * config.trials
     if planned > MAX_CELLS:
         raise UserError(f"the sweep has {planned:,} cells; at most {MAX_CELLS:,} (split it into several sweeps)")
     by_seed = {config.seeds[0]: first, **{seed: select_scenarios(config, seed) for seed in config.seeds[1:]}}
     for sc0 in by_seed[config.seeds[0]]:
         for agent in config.agents:
-            for transport in config.transports:
+            for transport, network in pairs:
                 if agent.startswith("cmd:") and transport == "inproc":
                     continue
                 for turns in config.turns:
@@ -279,7 +311,8 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                     for seed in config.seeds:
                         scenario = next(s for s in by_seed[seed] if s.scenario_id == sc0.scenario_id)
                         for trial in range(config.trials):
-                            cell = SessionKey(scenario.scenario_id, agent, names[agent], transport, n, seed, trial)
+                            cell = SessionKey(scenario.scenario_id, agent, names[agent], transport, n, seed, trial,
+                                              network=network)
                             meeting = MeetingOptions(
                                 turns=n,
                                 judges=list(config.judges),
@@ -295,7 +328,8 @@ def plan(config: SweepConfig, out: Path) -> Plan:
                                 speed=config.speed if transport == "inproc" else None,
                                 speech=config.speech,
                                 meeting=meeting,
-                                link=LinkOptions(captions=config.captions),
+                                link=LinkOptions(captions=config.captions, network=parse_profile(network),
+                                                 network_seed=network_seed(seed, trial)),
                                 agent_env=tuple(config.agent_env),
                             )
     if not result.cells:
@@ -412,9 +446,14 @@ def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] |
 # ------------------------------------------------------------------ results
 
 
-def _label(manifest: dict[str, Any], varying: set[str]) -> str:
-    cell = manifest.get(MANIFEST_KEY) or manifest["sweep_cell"]
+VARYING_AXES = ("transport", "network", "turns")
+"""The axes a comparison label names when the sweep's cells differ in them (an agent's name says the rest)."""
+
+
+def _label(cell: dict[str, Any], varying: set[str]) -> str:
     parts = [cell["transport"]] if "transport" in varying else []
+    if "network" in varying:
+        parts.append(f"network {cell['network']}")
     if "turns" in varying:
         parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
     return str(cell.get("agent_name") or cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
@@ -447,12 +486,10 @@ class Results:
 
     def _labelled(self) -> list[tuple[str, Any]]:
         results = [self._loaded[k] for k in sorted(self._loaded)]
-        varying = {
-            axis
-            for axis in ("transport", "turns")
-            if len({json.dumps((r.manifest.get(MANIFEST_KEY) or r.manifest["sweep_cell"]).get(axis)) for r in results}) > 1
-        }
-        return [(_label(r.manifest, varying), r) for r in results]
+        # add() keeps only results whose manifest records a key.
+        keys = [recorded_key(r.manifest) or {} for r in results]
+        varying = {axis for axis in VARYING_AXES if len({json.dumps(k.get(axis)) for k in keys}) > 1}
+        return [(_label(k, varying), r) for k, r in zip(keys, results, strict=True)]
 
     def responses(self) -> list[Any]:
         """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""
@@ -673,9 +710,11 @@ def sweep(
     progress: str,
     progress_json: bool,
 ) -> None:
-    """Run every cell of a sweep file (scenarios x agents x transports x turns x seeds x trials).
+    """Run every cell of a sweep file (scenarios x agents x transports x networks x turns x seeds x trials).
 
-    Each cell is a session folder OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/. A second
+    Each cell is a session folder OUT/<scenario>__<agent>__<transport>__<turns>__seed<S>__t<T>/, a webrtc
+    cell whose network (the file's networks) is not clean with __net-<network> after the transport
+    (webrtc__net-mobile__all__seed0__t0), as run --network names it. A second
     sweep into OUT resumes: complete cells are skipped, cells scored by another judge panel are re-scored,
     broken ones (a crash) are moved aside to <cell>.crashed-<time> and run again. OUT/scorecard.json,
     OUT/leaderboard.json and OUT/leaderboard.md cover every complete cell in OUT and are rewritten

@@ -48,6 +48,7 @@ from modylbench.scoring.report._media import (
     encode_recording,
     thumbnail,
 )
+from modylbench.scoring.report._network import network_line, network_table
 from modylbench.scoring.report._view import (
     RunView,
     build_runs,
@@ -88,6 +89,8 @@ FLAG_TEXT: dict[str, str] = {
     "was credited",
     "speech_unrecognised": "speech recognition could not hear some of the agent's speech (server down, slow or "
     "garbled); those turns fell back to the capped declared transcript",
+    "network_impaired": "the network destroyed part of the meeting (speech or a file that did not arrive): "
+    "the network's doing, not the agent's; see Network per turn",
 }
 
 
@@ -183,7 +186,7 @@ def _headline(run: RunView) -> str:
       weight 60%</small></span></div>
     <div><b>judges</b> {esc(judges or "—")} · <b>ended</b> {esc(e.termination_reason or "—")} ·
       <b>capped</b> {capped_t} turns, {capped_p} products</div>
-    {pk}{sess}{speech}
+    {pk}{sess}{speech}{network_line(run.responses)}
     <div class="chips">{_flag_chips(chips) or '<span class="muted">no flags</span>'}</div>
     {unscored}
   </div>
@@ -604,6 +607,7 @@ def _meeting_charts(run: RunView) -> str:
             "agent's first answer in the turn. Hover a bar for its value; a turn number opens the turn.</p>"
             + lat
         )
+    out.append(network_table(run.responses))
     who = activity_chart(run)
     if who:
         seek = (

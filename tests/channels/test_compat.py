@@ -208,3 +208,61 @@ async def test_the_event_loop_says_how_many_callbacks_are_ready() -> None:
     for h in handles:
         h.cancel()
     assert _compat.loop_ready_count(object()) is None  # type: ignore[arg-type]
+
+
+
+async def test_the_datagram_hooks_see_a_peer_connections_packets_and_sctp_retransmissions_are_counted() -> None:
+    from modylbench.channels._compat import count_sctp_retransmissions, ice_connections, intercept_datagrams
+    from modylbench.channels._webrtc import rtc_configuration
+
+    seen: list[str] = []
+    remote: list[object] = []
+    app_out = [0]
+
+    def outgoing(data: bytes, component: int, deliver: object) -> object:
+        seen.append("out")
+        if remote and data[:1] == b"\x17":  # DTLS application data (SCTP), once the channel is there
+            app_out[0] += 1
+            if 3 <= app_out[0] <= 5:
+                return None  # lost on the way
+        return deliver(data, component)  # type: ignore[operator]
+
+    def incoming(data: bytes, component: int, deliver: object) -> object:
+        seen.append("in")
+        return deliver(data, component)  # type: ignore[operator]
+
+    a, b = RTCPeerConnection(rtc_configuration()), RTCPeerConnection(rtc_configuration())
+    try:
+        channel = a.createDataChannel("chat")
+        await a.setLocalDescription(await a.createOffer())
+        await b.setRemoteDescription(a.localDescription)
+        connections = ice_connections(b)
+        assert len(connections) == 1
+        assert intercept_datagrams(connections[0], outgoing, incoming)
+        assert not intercept_datagrams(connections[0], outgoing, incoming)  # once only
+        assert b.sctp is not None
+        counter = count_sctp_retransmissions(b.sctp)
+        assert counter is not None
+        open_ = asyncio.Event()
+
+        def on_channel(ch: object) -> None:
+            remote.append(ch)
+            ch.on("open", open_.set)  # type: ignore[attr-defined]
+            if ch.readyState == "open":  # type: ignore[attr-defined]
+                open_.set()
+
+        b.on("datachannel", on_channel)
+        replies: asyncio.Queue[str] = asyncio.Queue()
+        channel.on("message", replies.put_nowait)
+        await b.setLocalDescription(await b.createAnswer())
+        await a.setRemoteDescription(b.localDescription)
+        await asyncio.wait_for(open_.wait(), 20)
+        assert "out" in seen and "in" in seen  # DTLS and SCTP passed the hooks both ways
+        for i in range(8):
+            remote[0].send(f"m{i}")  # type: ignore[attr-defined]
+        texts = [await asyncio.wait_for(replies.get(), 20) for _ in range(8)]
+        assert texts == [f"m{i}" for i in range(8)]  # the dropped datagrams were sent again
+        assert counter.chunks >= 1
+    finally:
+        await a.close()
+        await b.close()

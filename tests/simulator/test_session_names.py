@@ -106,3 +106,86 @@ def test_the_summary_report_shows_the_latency_the_session_report_shows(tmp_path:
     mine = _latencies(session / "report.html")
     assert len(mine) == 2 and any(v.endswith("s") for v in mine), mine
     assert _latencies(out / "report.html") == mine
+
+
+def test_the_network_is_part_of_the_key_and_a_clean_session_keeps_its_name() -> None:
+    from modylbench.channels import parse_profile
+
+    base = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0)
+    assert SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="clean").name == base.name
+    mobile = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile")
+    assert mobile.name == "lbo__oracle__webrtc__net-mobile__all__seed0__t0"
+    assert mobile.manifest_entry()["network"] == "mobile"
+    # A custom profile is named by its canonical spec: two spellings of one network are one session.
+    custom = parse_profile("delay=40ms,loss=0.02").key
+    assert custom == parse_profile("loss=2%,delay=40ms").key == "loss=2%,delay=40ms"
+    assert parse_profile("loss=0").key == parse_profile("clean").key == "clean"
+    assert parse_profile("mobile").key == "mobile"
+    named = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network=custom).name
+    assert named == "lbo__oracle__webrtc__net-loss_2pct_delay_40ms__all__seed0__t0"
+    # Long specs are cut and hashed, never merged.
+    long_a = parse_profile("down:loss=1%,delay=10ms,jitter=3ms,rate=2mbit;up:loss=2%,delay=20ms,jitter=4ms").key
+    long_b = parse_profile("down:loss=1%,delay=10ms,jitter=3ms,rate=2mbit;up:loss=2%,delay=20ms,jitter=5ms").key
+    names = {SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network=n).name for n in (long_a, long_b)}
+    assert len(names) == 2 and all("/" not in n and ";" not in n for n in names)
+
+
+def test_resume_sees_the_network_and_reads_a_key_recorded_before_it_as_clean() -> None:
+    from modylbench.simulator._sessionkey import recorded_difference
+
+    clean = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0)
+    mobile = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile")
+    older = {k: v for k, v in clean.manifest_entry().items() if k != "network"}  # written before networks
+    assert recorded_difference({"session": older}, clean.manifest_entry(), "h") is None
+    assert recorded_difference({"session": older}, mobile.manifest_entry(), "h") == "network 'clean', not 'mobile'"
+    assert recorded_difference({"session": mobile.manifest_entry()}, clean.manifest_entry(), "h") == \
+        "network 'mobile', not 'clean'"
+
+
+def _net_sweep(tmp_path: Path, networks: str, transports: str = '["inproc", "webrtc"]') -> Path:
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(f'scenarios = ["mini_fixture"]\nscenario_files = ["{MINI}"]\nagents = ["oracle"]\n'
+                     f"transports = {transports}\nnetworks = {networks}\n")
+    return sweep
+
+
+def test_a_sweep_names_its_network_cells_as_run_does_and_plays_inproc_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # loss=0.02 and loss=2% are one network: one cell, named by the canonical spec.
+    sweep = _net_sweep(tmp_path, '["clean", "mobile", "loss=0.02", "loss=2%"]')
+    assert exit_code(["sweep", str(sweep), "--out", str(tmp_path / "out"), "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "4 cells: 4 todo"
+    assert [ln.split()[-1] for ln in lines[:-1]] == [
+        "mini_fixture__oracle__inproc__all__seed0__t0",
+        "mini_fixture__oracle__webrtc__all__seed0__t0",
+        "mini_fixture__oracle__webrtc__net-mobile__all__seed0__t0",
+        "mini_fixture__oracle__webrtc__net-loss_2pct__all__seed0__t0",
+    ]
+    assert [ln.split()[-1] for ln in lines[:-1]][2] == \
+        SessionKey("mini_fixture", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile").name
+
+
+def test_max_cells_counts_the_network_axis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from modylbench.simulator import _sweep
+
+    monkeypatch.setattr(_sweep, "MAX_CELLS", 3)
+    sweep = _net_sweep(tmp_path, '["clean", "mobile", "congested", "lossy-burst"]', '["webrtc"]')
+    assert exit_code(["sweep", str(sweep), "--out", str(tmp_path / "out"), "--dry-run"]) == 2
+    assert "the sweep has 4 cells; at most 3" in capsys.readouterr().err
+    sweep = _net_sweep(tmp_path, '["clean", "mobile", "congested"]', '["webrtc"]')
+    assert exit_code(["sweep", str(sweep), "--out", str(tmp_path / "out"), "--dry-run"]) == 0
+
+
+def test_comparison_labels_name_the_network_when_it_varies() -> None:
+    from modylbench.simulator._sessionkey import recorded_key
+    from modylbench.simulator._sweep import _label
+
+    old_cell = {"sweep_cell": {"agent": "oracle", "transport": "webrtc", "turns": None}}  # no key, no network
+    mobile = {"session": SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile").manifest_entry()}
+    assert _label(recorded_key(old_cell) or {}, {"network"}) == "oracle [network clean]"
+    assert _label(recorded_key(mobile) or {}, {"network"}) == "oracle [network mobile]"
+    assert _label(recorded_key(mobile) or {}, set()) == "oracle"
