@@ -152,6 +152,7 @@ class _ScenarioText:
         self.known = _known_numbers(scenario)
         self.truth = _truth_numbers(scenario)
         self.context_given = context_qs
+        self.published = _published_facts(scenario)
         self.text_facts = [
             f for t in scenario.turns for f in t.expected_facts
             if not (isinstance(f.value, int | float) and not isinstance(f.value, bool))
@@ -195,6 +196,25 @@ class _ScenarioText:
             hit = sorted(set(_derived(base)))
             self._turn_known[turn_index] = hit
         return hit
+
+
+def _published_facts(scenario: Scenario) -> set[tuple[int, str]]:
+    """(turn, fact id) of the facts a fresh instance shares with the published one (seed 0's export): on
+    such an instance they are public already, like a figure the persona gave, and count half."""
+    seed = scenario.metadata.get("instance_seed", scenario.seed)
+    try:
+        from modylbench.scenarios import builtin, builtin_ids
+
+        if scenario.scenario_id not in builtin_ids():
+            return set()
+        published = builtin.build(scenario.scenario_id, 0)
+    except Exception:  # noqa: BLE001 - no published instance to compare with: nothing is public
+        return set()
+    if published.seed == seed or published.seed == scenario.seed:
+        return set()  # this is the published instance
+    values = {(t.turn_index, f.id): f.value for t in published.turns for f in t.expected_facts}
+    return {(t.turn_index, f.id) for t in scenario.turns for f in t.expected_facts
+            if (t.turn_index, f.id) in values and values[(t.turn_index, f.id)] == f.value}
 
 
 def _truth_numbers(scenario: Scenario) -> list[float]:
@@ -681,7 +701,8 @@ class OfflineJudge(Judge):
             late_evs = late.facts(turn.expected_facts, turn.turn_index) if late is not None else [None] * len(own)
             late_precision = late.claims.precision(len(turn.expected_facts)) if late is not None else 0.0
             for ev, lev in zip(own, late_evs, strict=True):
-                w = GIVEN_FACT_WEIGHT if ev.given else 1.0
+                public = (turn.turn_index, ev.fact.id) in st.published
+                w = GIVEN_FACT_WEIGHT if ev.given or public else 1.0
                 total += w
                 c_own = 0.0 if withdrawn else _credit(ev, words_factor) * precision
                 if c_own and any(x.contradicts(ev.fact) for x in later):
