@@ -5,6 +5,7 @@ same OUT keeping an earlier run's results."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -145,7 +146,13 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     assert [r["model"] for r in board["rows"]] == ["oracle", "null"]  # best mean first
     assert board["cells"] == {"planned": 4, "complete": 4, "failed": 0}
     assert board["rows"][0]["scenarios"]["mini_fixture"]["runs"] == 2
-    assert "| 1 | oracle | 2 |" in (out / "leaderboard.md").read_text()
+    md = (out / "leaderboard.md").read_text()
+    assert "| 1 | oracle | 2 |" in md and "| 2 | null | 2 |" in md  # far apart: separate ranks
+    lo, hi = board["rows"][0]["interval"]
+    assert lo <= board["rows"][0]["mean_score"] <= hi
+    assert re.search(r"\| oracle \| 2 \| \d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\] \|", md)
+    (neighbours,) = board["comparisons"]
+    assert neighbours["a"] == "oracle" and neighbours["distinguishable"] is True and "separated" in md
     assert json.loads((out / "sweep.json").read_text())["cells"][0]["name"] == cells[2].name  # plan order
 
     # A broken cell (a crash left it unsealed) and a complete one, then a second sweep that adds an agent.
