@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import SessionFolder, package_version
+from modylbench.record import Manifest, SessionFolder, package_version
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class SessionResult:
     """One scored session: its folder, its manifest and its own scorecard."""
 
     folder: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     card: Any  # modylbench.scoring.Scorecard (scoring is imported lazily: the CLI's help stays light)
 
 
@@ -53,7 +53,7 @@ def load_result(folder: Path) -> SessionResult | None:
     except (OSError, ValueError) as exc:
         logger.warning("%s: unreadable scorecard, left out of the results (%s)", folder, exc)
         return None
-    return SessionResult(folder, manifest or {}, card)
+    return SessionResult(folder, manifest or Manifest(), card)
 
 
 def _numbered(label: str | None, card: Any, counter: dict[tuple[str, str], int]) -> list[tuple[Any, str, int]]:

@@ -115,31 +115,30 @@ def find_sessions(root: Path, full_turns: dict[str, int]) -> tuple[list[Session]
 
 def _session(folder: Path, rel: Path, full_turns: dict[str, int]) -> Session | str:
     files = SessionFolder(folder)
-    manifest = _read_json(files.manifest)
+    manifest = files.read_manifest()
     card = _read_json(files.scorecard)
-    if not isinstance(manifest, dict) or not isinstance(card, dict):
+    if manifest is None or not isinstance(card, dict):
         return f"{rel}: unreadable manifest.json or scorecard.json"
     entries = card.get("scenarios") or []
     if not entries or not isinstance(entries[0], dict):
         return f"{rel}: its scorecard scores nothing"
     e = entries[0]
-    sid = str(e.get("scenario_id") or manifest.get("scenario_id") or "?")
-    seed = manifest.get("seed", 0)
+    sid = str(e.get("scenario_id") or manifest.scenario_id or "?")
     score = e.get("modylbench_score")
     return Session(
         path=rel.as_posix() or ".",
         scenario_id=sid,
-        agent=str(manifest.get("agent") or e.get("model_id") or "?"),
-        seed=seed if isinstance(seed, int) else 0,
-        transport=str(manifest.get("transport") or "?"),
-        judges=tuple(str(j) for j in (card.get("judges") or manifest.get("judges") or [])),
+        agent=str(manifest.agent or e.get("model_id") or "?"),
+        seed=manifest.seed,
+        transport=str(manifest.transport or "?"),
+        judges=tuple(str(j) for j in (card.get("judges") or manifest.judges)),
         turns=len(e.get("turns") or []),
         full_turns=full_turns.get(sid),
-        scenario_hash=str(manifest.get("scenario_hash") or ""),
+        scenario_hash=str(manifest.scenario_hash or ""),
         score=float(score) if isinstance(score, int | float) else None,
         tier=e.get("tier"),
         passed=e.get("passed"),
-        termination=str(e.get("termination_reason") or manifest.get("termination_reason") or ""),
+        termination=str(e.get("termination_reason") or manifest.termination_reason or ""),
         report=(rel / SessionFolder.REPORT_FILE).as_posix() if files.report.is_file() else None,
         entry=_entry(e),
     )

@@ -161,11 +161,11 @@ def _headline(run: RunView) -> str:
     sess = ""
     if run.session is not None:
         m = run.session.manifest
-        dur = m.get("meeting_seconds")
+        dur = m.meeting_seconds
         sess = (
             f"<div><b>session</b> {esc(run.session.start.transport)}, "
-            f"{esc(m.get('turns_played', len(run.session.turn_start)))}/{esc(run.session.start.turns_planned)} turns"
-            + (f", {mmss(float(dur))} of meeting" if isinstance(dur, int | float) else "")
+            f"{esc(m.turns_played if m.turns_played is not None else len(run.session.turn_start))}/{esc(run.session.start.turns_planned)} turns"
+            + (f", {mmss(dur)} of meeting" if dur is not None else "")
             + "</div>"
         )
     speech = _speech_line(e.speech)

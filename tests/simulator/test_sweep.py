@@ -133,8 +133,9 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     ]
     for cell in cells:
         manifest = SessionFolder(cell).read_manifest()
-        assert manifest is not None and manifest["complete"] and session_complete(cell)
-        assert manifest["sweep_cell"]["name"] == cell.name and manifest["node"]["hostname"]
+        assert manifest is not None and manifest.complete and session_complete(cell)
+        assert manifest.sweep_cell is not None and manifest.sweep_cell["name"] == cell.name
+        assert manifest.node is not None and manifest.node["hostname"]
     card = json.loads((out / "scorecard.json").read_text())
     assert sorted((s["model_id"], s["trial"]) for s in card["scenarios"]) == [
         ("null", 0),
@@ -159,7 +160,7 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     broken, kept = cells[0], cells[3]
     manifest = SessionFolder(broken).read_manifest()
     assert manifest is not None
-    SessionFolder(broken).write_manifest({**manifest, "complete": False})
+    SessionFolder(broken).write_manifest(manifest.model_copy(update={"complete": False}))
     kept_card = SessionFolder(kept).scorecard.stat().st_mtime_ns
     capsys.readouterr()
     assert (
