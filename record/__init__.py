@@ -34,6 +34,7 @@ from modylbench.record._events import (
     valid_text,
 )
 from modylbench.record._folder import MAX_FOLDER_NAME, SessionFolder, fit_name
+from modylbench.record._manifest import MANIFEST_VERSION, Manifest
 from modylbench.record._modelspec import ModelSpec, ModelSpecError
 from modylbench.record._progress import PROGRESS_EVENTS, PROGRESS_MODES, ProgressReporter, record_progress
 from modylbench.record._responses import (
@@ -76,5 +77,6 @@ __all__ = [
     "attachment_path", "file_sha256", "package_version", "parse_event", "read_record", "verify_media", "valid_text",
     "WORDS_PER_VOICED_SECOND", "credit_turn", "heard_share", "read_recognition", "write_recognition",
     "PROGRESS_EVENTS", "PROGRESS_MODES", "ProgressReporter", "record_progress",
+    "MANIFEST_VERSION", "Manifest",
     "EVENT_ADAPTER", "derive_responses", "rebuild_doc", "MAX_NESTING", "new_product", "products_json", "products_root", "to_yjs",
 ]

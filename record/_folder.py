@@ -12,7 +12,10 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+
+from pydantic import ValidationError
+
+from modylbench.record._manifest import Manifest
 
 logger = logging.getLogger(__name__)
 
@@ -125,16 +128,68 @@ class SessionFolder:
         """Whether the folder holds a session record."""
         return self.record.exists()
 
-    def read_manifest(self) -> dict[str, Any] | None:
-        """The manifest, or None when it is missing, unreadable or not a JSON object."""
+    def read_manifest(self, *, strict: bool = False) -> Manifest | None:
+        """The manifest, or None when it is missing, unreadable or not a manifest (``strict``: raise
+        ``ValueError`` saying why for one that is there but wrong)."""
         try:
-            data = json.loads(self.manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = self.manifest.read_text(encoding="utf-8")
+        except OSError:
             return None
-        return data if isinstance(data, dict) else None
+        try:
+            return Manifest.model_validate_json(text)
+        except ValidationError as exc:
+            if strict:
+                first = exc.errors()[0]
+                where = ".".join(map(str, first["loc"])) or "its top level"
+                raise ValueError(f"{self.manifest}: {where}: {first['msg']}") from None
+            logger.warning("%s: not a manifest, read as missing", self.manifest)
+            return None
 
-    def write_manifest(self, manifest: dict[str, Any]) -> None:
+    def write_manifest(self, manifest: Manifest) -> None:
         """Write the manifest atomically: a reader sees the old one or the new one, never half of one."""
         tmp = self.manifest.with_name(self.MANIFEST_FILE + ".part")
-        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.write_text(json.dumps(manifest.model_dump(mode="json"), indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, self.manifest)
+
+    def sealed_hash(self) -> str | None:
+        """The hash a complete manifest sealed the record at; None for an unsealed or unreadable one."""
+        manifest = self.read_manifest()
+        return manifest.sealed_hash if manifest is not None else None
+
+    def is_scored(self) -> bool:
+        """A finished session with its scorecard written (what resume skips and results combine)."""
+        manifest = self.read_manifest()
+        return manifest is not None and manifest.complete and self.scorecard.exists()
+
+    def check_seal(self, events: int, last_hash: str, last_event: str | None, truncated: bool) -> tuple[bool, str]:
+        """Compare a verified record (its event count, last hash, last event's type, whether its last line was
+        cut) with the hash the manifest sealed it at when the meeting ended.
+
+        The chain proves that no line was changed; only the seal shows that none was cut off the end. Returns
+        (sealed, a one-line account); raises ``RecordIntegrityError`` when the record does not end where it was
+        sealed, or is empty and unsealed.
+        """
+        from modylbench.record._store import RecordIntegrityError  # _store builds on this module
+
+        manifest = self.read_manifest()
+        sealed = manifest.sealed_hash if manifest is not None else None
+        if sealed is None:
+            if events == 0:
+                raise RecordIntegrityError(f"{self.path}: the record is empty and unsealed: the run stopped before "
+                                           "its meeting started; there is nothing to replay")
+            why = ("holds no record_last_hash (the run did not finish)" if manifest is not None
+                   else "is missing or unreadable")
+            return False, (f"record NOT sealed: {self.MANIFEST_FILE} {why}, so lines cut off its end cannot be "
+                           f"detected; replaying its {events} events")
+        if last_hash != sealed:
+            how = ("it was rewritten after it was sealed" if events and last_event == "session_end" and not truncated
+                   else "it is shorter than what was sealed (lines were cut off its end)")
+            raise RecordIntegrityError(
+                f"record refused: {self.MANIFEST_FILE} sealed the record at hash {sealed[:12]}…, but "
+                f"{self.RECORD_FILE} ends at event {events} with hash {last_hash[:12]}…: {how}")
+        if truncated:
+            raise RecordIntegrityError(
+                f"record refused: {self.RECORD_FILE} ends at the hash {self.MANIFEST_FILE} sealed, followed by a "
+                "partial line written after the seal")
+        return True, (f"record verified: {events} events, hash chain intact and sealed ({self.MANIFEST_FILE} "
+                      "record_last_hash matches)")

@@ -13,6 +13,9 @@ from modylbench.scoring._formula import (
 from modylbench.scoring._judges import Judge, JudgeSpecError, ProductItem, TurnItem, make_judges
 from modylbench.scoring._models import (
     CheckOutcome,
+    Comparison,
+    ConfidenceInterval,
+    Flakiness,
     ModelAggregate,
     MutationMetrics,
     PassK,
@@ -20,6 +23,7 @@ from modylbench.scoring._models import (
     ScenarioScore,
     Scorecard,
     SpeechAccount,
+    TurnFlakiness,
     TurnScore,
     Verdict,
 )
@@ -27,8 +31,9 @@ from modylbench.scoring._mutations import MUTATION_TAGS, classify_mutations, com
 from modylbench.scoring._network import NETWORK_IMPAIRED_FLAG, network_flags
 from modylbench.scoring._offline import FactEvidence, OfflineJudge, facts_stated
 from modylbench.scoring._responses_io import read_responses, read_scorecard, write_scorecard
-from modylbench.scoring._scorecard import AGENT_ERROR_FLAG, aggregate, score, score_async
+from modylbench.scoring._scorecard import AGENT_ERROR_FLAG, aggregate, score, score_async, summarise
 from modylbench.scoring._summary import INCOMPLETE_EXIT, print_summary, summary_console
+from modylbench.scoring._uncertainty import compare, comparisons, format_interval, mean_interval, ties
 from modylbench.scoring.report import build_report, write_report
 
 __all__ = [
@@ -45,6 +50,16 @@ __all__ = [
     "TURN_DIMENSIONS",
     "TURN_WEIGHTS",
     "CheckOutcome",
+    "Comparison",
+    "ConfidenceInterval",
+    "Flakiness",
+    "TurnFlakiness",
+    "compare",
+    "comparisons",
+    "format_interval",
+    "mean_interval",
+    "summarise",
+    "ties",
     "FactEvidence",
     "Judge",
     "JudgeSpecError",

@@ -148,13 +148,77 @@ class ScenarioScore(_Model):
     )
 
 
+class ConfidenceInterval(_Model):
+    """Where a mean (or a difference) would likely fall if the same runs were played again
+    (docs/scoring.md "Error bars": a seeded percentile bootstrap over seeds, trials and turns)."""
+
+    low: float = Field(description="Lower bound (unrounded).")
+    high: float = Field(description="Upper bound (unrounded).")
+    level: float = Field(description="Confidence level, e.g. 0.95.")
+    resamples: int = Field(description="Bootstrap replicates drawn.")
+    seed_of: str = Field(description="What the bootstrap was seeded with (with a fixed salt): the same runs "
+                         "under the same name always give the same interval.")
+
+
+class TurnFlakiness(_Model):
+    """One turn played in several trials of the same (scenario, seed, turns), and how its verdict varied."""
+
+    scenario_id: IdStr = Field(description="Scenario.")
+    scenario_seed: int | None = Field(description="Instance played (null when the runs do not say).")
+    turn_index: int = Field(description="Scenario turn.")
+    trials: int = Field(description="Trials in which the turn was scored.")
+    reached: int = Field(description="Of those, trials whose turn score reached the scenario's quality-tier "
+                         "threshold.")
+    flip_rate: float = Field(description="Chance two of the trials, drawn without replacement, disagree on "
+                             "reaching the threshold: 2c(n-c) / (n(n-1)).")
+    tiers: list[str] = Field(description="Tiers the turn's score fell in across the trials.")
+
+
+class Flakiness(_Model):
+    """How often a model's verdicts change between trials of the same thing (docs/scoring.md "Error bars")."""
+
+    turns_compared: int = Field(description="Turns scored in at least two trials of one (scenario, seed, turns).")
+    verdict_flaky: int = Field(description="Of those, turns that reached the quality threshold in some trials "
+                               "and not in others.")
+    tier_flaky: int = Field(description="Turns whose tier differed between trials.")
+    rate: float | None = Field(description="verdict_flaky / turns_compared; null with no turn in two trials.")
+    mean_flip_rate: float | None = Field(description="Mean of the turns' flip_rate: the chance a turn's "
+                                         "verdict differs between two trials.")
+    cells_compared: int = Field(default=0, description="(scenario, seed, turns) cells with at least two "
+                                "complete trials.")
+    cells_pass_flaky: int = Field(default=0, description="Of those, cells whose run passed in some trials "
+                                  "and failed in others.")
+    flakiest: list[TurnFlakiness] = Field(default_factory=list, description="The turns flipping most, "
+                                          "at most five.")
+
+
+class Comparison(_Model):
+    """Model a against model b, paired over the (scenario, seed, turns) cells both played."""
+
+    model_a: IdStr = Field(description="The higher-ranked model.")
+    model_b: IdStr = Field(description="The model it is compared with.")
+    cells: int = Field(description="Shared cells the pairing is over (0: nothing comparable).")
+    difference: float | None = Field(description="Mean over shared cells of (a's mean - b's mean); null "
+                                     "without shared cells.")
+    interval: ConfidenceInterval | None = Field(description="Interval of the difference.")
+    distinguishable: bool | None = Field(description="The interval excludes 0: the gap is not noise at the "
+                                         "runs given; null without shared cells.")
+    trials_needed: int | None = Field(description="Roughly how many trials per cell would make a gap this "
+                                      "size distinguishable (the interval narrows as 1/sqrt(trials)); the "
+                                      "current count when it already is; null when the gap is 0 or unmeasured.")
+    note: str = Field(description="The comparison in one sentence.")
+
+
 class PassK(_Model):
-    """pass^k of one (scenario, model) pair with n trials and c passes."""
+    """pass^k of one (scenario, model) pair with n trials and c passes, and its mean score."""
 
     scenario_id: IdStr = Field(description="Scenario.")
     trials: int = Field(description="n: trials scored.")
     passes: int = Field(description="c: trials reaching the scenario's quality tier.")
     pass_k: dict[str, float] = Field(description="k -> C(c, k) / C(n, k), for k = 1..n.")
+    mean_score: float | None = Field(default=None, description="Mean modylbench_score over the scenario's "
+                                     "complete runs.")
+    interval: ConfidenceInterval | None = Field(default=None, description="Confidence interval of mean_score.")
 
 
 class ModelAggregate(_Model):
@@ -169,6 +233,11 @@ class ModelAggregate(_Model):
     )
     per_scenario: list[PassK] = Field(description="pass^k per scenario.")
     incomplete_runs: int = Field(default=0, description="Runs left incomplete by a judge (not in the means).")
+    interval: ConfidenceInterval | None = Field(default=None, description="Confidence interval of mean_score.")
+    rank: int | None = Field(default=None, description="Place on the card (1 best) shared with every model "
+                             "above it that it cannot be told apart from (see comparisons).")
+    flakiness: Flakiness | None = Field(default=None, description="How often its turns' verdicts change "
+                                        "between trials.")
 
 
 class Scorecard(_Model):
@@ -177,7 +246,10 @@ class Scorecard(_Model):
     modylbench_version: str = Field(description="Version of the package that scored.")
     judges: list[IdStr] = Field(description="The panel, as given.")
     scenarios: list[ScenarioScore] = Field(description="One entry per scored responses line.")
-    aggregate: dict[str, ModelAggregate] = Field(description="Per model: mean score, tier, pass^k.")
+    aggregate: dict[str, ModelAggregate] = Field(description="Per model: mean score and interval, tier, pass^k.")
+    comparisons: list[Comparison] = Field(
+        default_factory=list, description="Models compared pairwise (best first), paired over scenarios and seeds."
+    )
     skipped: list[dict[str, Any]] = Field(default_factory=list, description="Lines not scored, with reasons.")
     incomplete: bool = Field(
         default=False,

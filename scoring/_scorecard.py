@@ -22,10 +22,12 @@ from modylbench.scenarios import (
     run_check,
 )
 from modylbench.scoring import _formula as F
+from modylbench.scoring import _uncertainty as U
 from modylbench.scoring._evidence import EditEvidence, edit_evidence, snapshot_trajectory
 from modylbench.scoring._judges import CachingJudge, Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import (
     CheckOutcome,
+    Comparison,
     ModelAggregate,
     MutationMetrics,
     PassK,
@@ -495,7 +497,15 @@ def _finish(
 
 
 def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, ModelAggregate]:
-    """Per model: mean score, its tier, and pass^k (per scenario and mean over scenarios).
+    """Per model: mean score and its interval, tier, rank, flakiness and pass^k (per scenario and mean over
+    scenarios). ``summarise`` gives the pairwise comparisons the ranks come from as well."""
+    return summarise(entries, k)[0]
+
+
+def summarise(
+    entries: list[ScenarioScore], k: int | None = None
+) -> tuple[dict[str, ModelAggregate], list[Comparison]]:
+    """The card's aggregate and its comparisons (docs/scoring.md "Error bars").
 
     Incomplete runs are counted but left out of the means; a model with one has no tier.
     """
@@ -523,6 +533,8 @@ def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, M
                     trials=n,
                     passes=c,
                     pass_k={str(j): F.pass_hat_k(n, c, j) for j in range(1, top + 1)},
+                    mean_score=_mean([t.modylbench_score for t in trials if t.modylbench_score is not None]),
+                    interval=U.mean_interval(trials, f"{model} / {sid}"),
                 )
             )
         pass_k: dict[str, float] = {}
@@ -538,8 +550,14 @@ def aggregate(entries: list[ScenarioScore], k: int | None = None) -> dict[str, M
             pass_k=pass_k,
             per_scenario=per_scenario,
             incomplete_runs=incomplete,
+            interval=U.mean_interval(runs, model),
+            flakiness=U.flakiness(runs),
         )
-    return out
+    ranked = [a.model_id for a in sorted(out.values(), key=lambda a: (a.mean_score is None, -(a.mean_score or 0.0), a.model_id))]
+    found = U.comparisons(entries, ranked)
+    for m, place in U.ties(ranked, found).items():
+        out[m].rank = place
+    return out, found
 
 
 def _plan(
@@ -593,11 +611,13 @@ def _card(
         per_item = verdicts[ri]
         nt = len(run.turn_items)
         entries.append(_finish(run, per_item[:nt], per_item[nt:]))
+    agg, found = summarise(entries, k)
     return Scorecard(
         modylbench_version=package_version(),
         judges=[j.name for j in judges],
         scenarios=entries,
-        aggregate=aggregate(entries, k),
+        aggregate=agg,
+        comparisons=found,
         skipped=skipped,
         incomplete=any(e.missing_verdicts for e in entries),
     )

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from modylbench.scoring._models import Scorecard
+from modylbench.scoring._uncertainty import format_interval
 
 logger = logging.getLogger(__name__)
 
@@ -63,18 +64,30 @@ def print_summary(scorecard: Scorecard, console: Console | None = None) -> None:
     console = console or summary_console()
     models = Table(title=f"ModylBench — judges: {', '.join(scorecard.judges)}", title_justify="left")
     for col, just in (
+        ("#", "right"),
         ("model", "left"),
         ("runs", "right"),
         ("score", "right"),
+        ("95% CI", "left"),
         ("tier", "left"),
         ("pass^k", "left"),
+        ("flaky turns", "right"),
     ):
         models.add_column(col, justify=just)  # type: ignore[arg-type]
-    for agg in scorecard.aggregate.values():
+    aggs = sorted(scorecard.aggregate.values(), key=lambda a: (a.rank is None, a.rank or 0, a.model_id))
+    ranks = Counter(a.rank for a in aggs)
+    for agg in aggs:
         pk = "  ".join(f"k={k}: {v:.2f}" for k, v in agg.pass_k.items())
         tier = "incomplete" if agg.incomplete_runs else agg.tier or "—"
-        models.add_row(agg.model_id, str(agg.runs), _f(agg.mean_score), tier, pk or "—")
+        rank = "—" if agg.rank is None else (f"={agg.rank}" if ranks[agg.rank] > 1 else str(agg.rank))
+        fl = agg.flakiness
+        flaky = "—" if fl is None or not fl.turns_compared else f"{fl.verdict_flaky}/{fl.turns_compared}"
+        models.add_row(rank, agg.model_id, str(agg.runs), _f(agg.mean_score), format_interval(agg.interval), tier,
+                       pk or "—", flaky)
     console.print(models)
+    for c in scorecard.comparisons:
+        if aggs and len(aggs) <= 4:
+            console.print(f"  {escape(c.model_a)} vs {escape(c.model_b)}: {escape(c.note)}")
     runs = Table(title_justify="left")
     # Numbers never wrap; long ids give way first on a narrow terminal.
     runs.add_column("scenario", no_wrap=True, overflow="ellipsis", max_width=36)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from modylbench.record import SessionFolder
+from modylbench.record import Manifest, SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import (
     STOPPED_BY_CTRL_C,
@@ -165,7 +165,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                       total=reporter.total, interrupted=interrupted)
     if interrupted:
         # Sessions that finished before Ctrl-C are scored, so that the next run reuses them.
-        finished = [s for s in specs if (SessionFolder(s.folder).read_manifest() or {}).get("complete")]
+        finished = [s for s in specs if (m := SessionFolder(s.folder).read_manifest()) is not None and m.complete]
         if finished:
             with contextlib.suppress(SystemExit):
                 _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
@@ -398,13 +398,16 @@ def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output
     files = SessionFolder(folder)
     if not any(isinstance(e, SessionStart) for e in read.events):
         raise UserError(f"record refused: {files.record} has no session_start event")
-    manifest = files.read_manifest() or {}
-    seed = manifest.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+    try:
+        manifest = files.read_manifest(strict=True) or Manifest()
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    seed = manifest.seed
+    if seed < 0:
         raise UserError(f"{files.manifest}: seed {seed!r} is not a non-negative integer")
-    sid = manifest.get("scenario_id")
-    scenarios = load_all(scenario_paths, seed, [sid] if isinstance(sid, str) and seed else None)
-    panel = list(judges) or list(manifest.get("judges") or ["offline"])
+    sid = manifest.scenario_id
+    scenarios = load_all(scenario_paths, seed, [sid] if sid is not None and seed else None)
+    panel = list(judges) or list(manifest.judges or ["offline"])
     check_judges(panel)
     check_asr(asr)
     click.echo(verdict + (" (its last line was cut: replaying up to the last complete event)"
@@ -418,7 +421,7 @@ def _replay_verified(folder: Path, read: Any, sealed: bool, verdict: str, output
     target = output or files.replay_scorecard
     card = score_and_print(folder, scenarios, panel, output=target)
     original = files.scorecard
-    if sealed and original.exists() and sorted(panel) == sorted(manifest.get("judges") or []):
+    if sealed and original.exists() and sorted(panel) == sorted(manifest.judges):
         same = json.loads(original.read_text()) == json.loads(target.read_text())
         added = " (recognition.jsonl adds speech recognition to the record)" if files.recognition.exists() else ""
         click.echo("matches the scorecard the run wrote" if same else

@@ -210,6 +210,7 @@ def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -
 SCHEMAS: dict[str, tuple[str, str, str]] = {
     "scenario": ("modylbench.scenarios", "Scenario", "model"),
     "record": ("modylbench.record", "EVENT_ADAPTER", "adapter"),
+    "manifest": ("modylbench.record", "Manifest", "model"),
     "responses": ("modylbench.record", "ScenarioResponses", "model"),
     "scorecard": ("modylbench.scoring", "Scorecard", "model"),
 }
@@ -231,5 +232,5 @@ def schema_json(name: str) -> dict[str, Any]:
 @click.command("schema")
 @click.argument("name", type=click.Choice(sorted(SCHEMAS)))
 def schema(name: str) -> None:
-    """Print the JSON Schema of a persisted type: scenario, record (one event), responses, scorecard."""
+    """Print the JSON Schema of a persisted type: scenario, record (one event), manifest, responses, scorecard."""
     click.echo(json.dumps(schema_json(name), indent=2, sort_keys=True))

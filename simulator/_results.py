@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import SessionFolder, package_version
+from modylbench.record import Manifest, SessionFolder, package_version
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class SessionResult:
     """One scored session: its folder, its manifest and its own scorecard."""
 
     folder: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     card: Any  # modylbench.scoring.Scorecard (scoring is imported lazily: the CLI's help stays light)
 
 
@@ -53,7 +53,7 @@ def load_result(folder: Path) -> SessionResult | None:
     except (OSError, ValueError) as exc:
         logger.warning("%s: unreadable scorecard, left out of the results (%s)", folder, exc)
         return None
-    return SessionResult(folder, manifest or {}, card)
+    return SessionResult(folder, manifest or Manifest(), card)
 
 
 def _numbered(label: str | None, card: Any, counter: dict[tuple[str, str], int]) -> list[tuple[Any, str, int]]:
@@ -97,7 +97,7 @@ def combine(results: Iterable[tuple[str | None, Any]]) -> Any:
     Trials are numbered per (label, scenario) in the order given, so the same scenario played under
     several seeds or trials counts towards pass^k. Judges are the union of the sessions' panels.
     """
-    from modylbench.scoring import Scorecard, aggregate
+    from modylbench.scoring import Scorecard, summarise
 
     entries: list[Any] = []
     judges: list[str] = []
@@ -110,11 +110,13 @@ def combine(results: Iterable[tuple[str | None, Any]]) -> Any:
         incomplete = incomplete or card.incomplete
         for entry, model, trial in _numbered(label, card, counter):
             entries.append(entry.model_copy(update={"model_id": model, "trial": trial}))
+    agg, found = summarise(entries)
     return Scorecard(
         modylbench_version=package_version(),
         judges=judges,
         scenarios=entries,
-        aggregate=aggregate(entries),
+        aggregate=agg,
+        comparisons=found,
         skipped=skipped,
         incomplete=incomplete,
     )
@@ -136,20 +138,55 @@ def leaderboard(card: Any, extra: dict[str, Any] | None = None) -> dict[str, Any
                 "passes": pk.passes,
                 "pass_k": pk.pass_k,
                 "mean_score": sum(scores) / len(scores) if scores else None,
+                "interval": _bounds(pk.interval),
             }
         rows.append(
             {
                 "model": agg.model_id,
                 "runs": agg.runs,
                 "mean_score": agg.mean_score,
+                "interval": _bounds(agg.interval),
+                "rank": agg.rank,
                 "tier": agg.tier,
+                "flaky_turns": None if agg.flakiness is None else {
+                    "flaky": agg.flakiness.verdict_flaky, "compared": agg.flakiness.turns_compared,
+                    "rate": agg.flakiness.rate,
+                },
                 "pass_k": agg.pass_k,
                 "incomplete_runs": agg.incomplete_runs,
                 "scenarios": scenarios,
             }
         )
     rows.sort(key=lambda r: (r["mean_score"] is None, -(r["mean_score"] or 0.0), r["model"]))
-    return {"updated_wall_time": time.time(), "judges": list(card.judges), **(extra or {}), "rows": rows}
+    place = {row["model"]: i for i, row in enumerate(rows)}
+    # Rank neighbours: whether each row can be told apart from the one below it.
+    found = {(c.model_a, c.model_b): c for c in card.comparisons}
+    comparisons = []
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        c = found.get((upper["model"], lower["model"]))
+        if c is not None and place[c.model_a] < place[c.model_b]:
+            comparisons.append(
+                {
+                    "a": c.model_a,
+                    "b": c.model_b,
+                    "difference": c.difference,
+                    "interval": _bounds(c.interval),
+                    "distinguishable": c.distinguishable,
+                    "trials_needed": c.trials_needed,
+                    "note": c.note,
+                }
+            )
+    return {
+        "updated_wall_time": time.time(),
+        "judges": list(card.judges),
+        **(extra or {}),
+        "rows": rows,
+        "comparisons": comparisons,
+    }
+
+
+def _bounds(ci: Any) -> list[float] | None:
+    return None if ci is None else [ci.low, ci.high]
 
 
 def leaderboard_markdown(board: dict[str, Any]) -> str:
@@ -158,8 +195,12 @@ def leaderboard_markdown(board: dict[str, Any]) -> str:
     def num(x: float | None) -> str:
         return "—" if x is None else f"{x:.2f}"
 
+    def ci(b: list[float] | None) -> str:
+        return "" if b is None else f" [{b[0]:.2f}, {b[1]:.2f}]"
+
     scenario_ids = sorted({sid for row in board["rows"] for sid in row["scenarios"]})
-    head = ["#", "model", "runs", "score", "tier", "pass^1", "pass^k", *scenario_ids]
+    head = ["#", "model", "runs", "score [95% CI]", "tier", "pass^1", "pass^k", "flaky turns", *scenario_ids]
+    ranks = [row.get("rank") for row in board["rows"]]
     lines = [f"# Leaderboard\n\njudges: {', '.join(board['judges']) or '—'}"]
     if "cells" in board:
         c = board["cells"]
@@ -171,19 +212,34 @@ def leaderboard_markdown(board: dict[str, Any]) -> str:
     for i, row in enumerate(board["rows"], 1):
         pk = row["pass_k"]
         top = max(pk, key=int) if pk else None
+        rank = row.get("rank") or i
+        flaky = row.get("flaky_turns")
         cells = [
-            str(i),
+            # "=2": tied with another row, the runs given cannot separate them.
+            f"={rank}" if ranks.count(rank) > 1 else str(rank),
             row["model"],
             str(row["runs"]),
-            num(row["mean_score"]),
+            num(row["mean_score"]) + ci(row.get("interval")),
             "incomplete" if row["incomplete_runs"] else (row["tier"] or "—"),
             num(pk.get("1")),
             f"k={top}: {num(pk[top])}" if top else "—",
+            "—" if not flaky or not flaky["compared"] else f"{flaky['flaky']}/{flaky['compared']}",
         ]
         for sid in scenario_ids:
             s = row["scenarios"].get(sid)
-            cells.append("—" if s is None else f"{num(s['mean_score'])} ({s['passes']}/{s['runs']} pass)")
+            cells.append(
+                "—" if s is None else f"{num(s['mean_score'])}{ci(s.get('interval'))} ({s['passes']}/{s['runs']} pass)"
+            )
         lines.append("| " + " | ".join(cells) + " |")
+    comparisons = board.get("comparisons") or []
+    if comparisons:
+        lines += ["", "Neighbours compared (paired over scenarios and seeds, 95% bootstrap interval of the gap):", ""]
+        for c in comparisons:
+            gap = "—" if c["difference"] is None else f"{c['difference']:+.2f}{ci(c['interval'])}"
+            verdict = "separated" if c["distinguishable"] else "tied"
+            lines.append(f"- {c['a']} vs {c['b']}: {gap}, {verdict}: {c['note']}")
+    lines += ["", "Intervals and ties: docs/scoring.md \"Error bars\". Flaky turns: turns whose verdict changed "
+              "between trials of the same scenario and seed, of those played in two or more."]
     return "\n".join(lines) + "\n"
 
 

@@ -262,7 +262,7 @@ def _note_process(folder: Path, child: AgentProcess) -> None:
     files = SessionFolder(folder)
     manifest = files.read_manifest()
     if manifest is not None:
-        manifest["agent_process"] = child.manifest_entry()
+        manifest.agent_process = child.manifest_entry()
         files.write_manifest(manifest)
 
 
@@ -407,33 +407,14 @@ def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str
 
 
 def check_seal(folder: Path, read: Any) -> tuple[bool, str]:
-    """Compare a verified record with the hash ``manifest.json`` sealed it at when the meeting ended.
+    """``SessionFolder.check_seal`` for a verified record, its refusals as one line (``UserError``)."""
+    from modylbench.record import RecordIntegrityError
 
-    The chain proves that no line was changed; only the seal shows that none was cut off the end. Returns
-    a one-line account for an unsealed record (a run that did not finish); raises UserError when the
-    record does not end where it was sealed.
-    """
-    files = SessionFolder(folder)
-    manifest = files.read_manifest()
-    sealed = manifest.get("record_last_hash") if manifest is not None and manifest.get("complete") else None
-    n = len(read.events)
-    if not isinstance(sealed, str):
-        if n == 0:
-            raise UserError(f"{folder}: the record is empty and unsealed: the run stopped before its meeting "
-                            "started; there is nothing to replay")
-        why = "holds no record_last_hash (the run did not finish)" if manifest is not None else "is missing or unreadable"
-        return False, (f"record NOT sealed: {files.MANIFEST_FILE} {why}, so lines cut off its end cannot be detected; "
-                       f"replaying its {n} events")
-    if read.last_hash != sealed:
-        ended = n and getattr(read.events[-1], "event", "") == "session_end"
-        how = ("it was rewritten after it was sealed" if ended and not read.truncated
-               else "it is shorter than what was sealed (lines were cut off its end)")
-        raise UserError(f"record refused: {files.MANIFEST_FILE} sealed the record at hash {sealed[:12]}…, but {files.RECORD_FILE} "
-                        f"ends at event {n} with hash {read.last_hash[:12]}…: {how}")
-    if read.truncated:
-        raise UserError(f"record refused: {files.RECORD_FILE} ends at the hash {files.MANIFEST_FILE} sealed, followed by a partial "
-                        "line written after the seal")
-    return True, f"record verified: {n} events, hash chain intact and sealed ({files.MANIFEST_FILE} record_last_hash matches)"
+    last = getattr(read.events[-1], "event", None) if read.events else None
+    try:
+        return SessionFolder(folder).check_seal(len(read.events), read.last_hash, last, read.truncated)
+    except RecordIntegrityError as exc:
+        raise UserError(str(exc)) from None
 
 
 def session_difference(spec: RunSpec) -> str | None:
@@ -442,8 +423,7 @@ def session_difference(spec: RunSpec) -> str | None:
     wanted = spec.meeting.extra_manifest.get(MANIFEST_KEY)
     if not isinstance(wanted, dict):
         return None
-    manifest = SessionFolder(spec.folder).read_manifest() or {}
-    return recorded_difference(manifest, wanted, scenario_hash(spec.scenario))
+    return recorded_difference(SessionFolder(spec.folder).read_manifest(), wanted, scenario_hash(spec.scenario))
 
 
 DETERMINISTIC_JUDGES = frozenset({"offline"})
@@ -500,6 +480,4 @@ def verify_session(folder: Path, scenario: Scenario | None, panel: list[str] | N
 
 def session_complete(folder: Path) -> bool:
     """A finished, scored session (what a resumed sweep skips)."""
-    files = SessionFolder(folder)
-    manifest = files.read_manifest()
-    return manifest is not None and bool(manifest.get("complete")) and files.scorecard.exists()
+    return SessionFolder(folder).is_scored()

@@ -58,6 +58,7 @@ from modylbench.record import (
     DocUpdateRejected,
     ErrorEvent,
     FileTransfer,
+    Manifest,
     NetworkStats,
     RecordWriter,
     SessionEnd,
@@ -484,7 +485,7 @@ async def run_meeting(
     rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)
     if opts.asr:
         rec.recognition = MeetingRecognition(make_recogniser(opts.asr), folder, rec.emit, rec.common)
-    manifest: dict[str, Any] = {
+    manifest = Manifest.model_validate({
         "modylbench_version": package_version(),
         "scenario_id": scenario.scenario_id,
         "scenario_hash": scenario_hash(scenario),
@@ -501,7 +502,7 @@ async def run_meeting(
         "asr": opts.asr,
         "network": network_manifest(link),
         **opts.extra_manifest,
-    }
+    })
     SessionFolder(folder).write_manifest(manifest)
     act = AgentActivity()
     outgoing: asyncio.Queue[bytes] = asyncio.Queue()
@@ -525,7 +526,7 @@ async def run_meeting(
     faults = opts.faults if opts.faults is not None else AgentFaults()
     pump = AgentEventRecorder(link, rec, doc, act, faults)
     reason, detail, played = "completed", "", 0
-    rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=manifest["scenario_hash"],
+    rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=scenario_hash(scenario),
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
                           scenario_seed=opts.seed))
     faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
@@ -648,7 +649,7 @@ async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
         await asyncio.gather(sleeper, return_exceptions=True)
 
 
-def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], reason: str, detail: str,
+def _finish(rec: SessionRecorder, link: MeetingLink, manifest: Manifest, reason: str, detail: str,
             played: int, pump: AgentEventRecorder, faults: AgentFaults | None = None) -> MeetingResult:
     pump.flush_transcripts()
     rec.snapshot()
@@ -666,7 +667,7 @@ def _finish(rec: SessionRecorder, link: MeetingLink, manifest: dict[str, Any], r
     if faults is not None:
         faults.close()
     media = _media_stats(link)
-    manifest.update({
+    manifest = manifest.model_copy(update={
         "ended_wall_time": rec.clock.wall_time(),
         "meeting_seconds": rec.clock.now(),
         "termination_reason": reason,

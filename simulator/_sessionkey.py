@@ -9,10 +9,10 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import fit_name
+from modylbench.record import Manifest, SessionFolder, fit_name
 
 MANIFEST_KEY = "session"
-"""The manifest entry that records a session's key (``SessionKey.manifest_entry``)."""
+"""The manifest entry that records a session's key (``SessionKey.manifest_entry``; ``Manifest.session``)."""
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SLUG_CHARS = 48
@@ -83,15 +83,11 @@ class SessionKey:
 def session_folders(out: Path, **match: Any) -> list[Path]:
     """The session folders directly under ``out`` whose recorded key has the given fields (e.g.
     ``agent_name="echo"``), in name order: how a test or a script finds a session without spelling its name."""
-    import json
-
     found = []
     for folder in sorted(p for p in out.iterdir() if p.is_dir()) if out.is_dir() else []:
-        try:
-            key = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get(MANIFEST_KEY) or {}
-        except (OSError, ValueError):
-            continue
-        if all(key.get(k) == v for k, v in match.items()):
+        manifest = SessionFolder(folder).read_manifest()
+        key = (manifest.session if manifest is not None else None) or {}
+        if manifest is not None and all(key.get(k) == v for k, v in match.items()):
             found.append(folder)
     return found
 
@@ -99,18 +95,19 @@ def session_folders(out: Path, **match: Any) -> list[Path]:
 _DEFAULTS = {f.name: f.default for f in fields(SessionKey) if f.default is not MISSING}
 
 
-def recorded_key(manifest: dict[str, Any]) -> dict[str, Any] | None:
+def recorded_key(manifest: Manifest | None) -> dict[str, Any] | None:
     """The session key a manifest records (``session``, else an older sweep's ``sweep_cell``), a field added to
     the key later (``network``) read as its default; None when it records none."""
-    recorded = manifest.get(MANIFEST_KEY)
-    if not isinstance(recorded, dict):
-        recorded = manifest.get("sweep_cell")  # folders a sweep wrote before the key had a name of its own
-    if not isinstance(recorded, dict):
+    if manifest is None:
+        return None
+    # sweep_cell: folders a sweep wrote before the key had a name of its own.
+    recorded = manifest.session if manifest.session is not None else manifest.sweep_cell
+    if recorded is None:
         return None
     return {**_DEFAULTS, **recorded}
 
 
-def recorded_difference(manifest: dict[str, Any], wanted: dict[str, Any], scenario_hash: str) -> str | None:
+def recorded_difference(manifest: Manifest | None, wanted: dict[str, Any], scenario_hash: str) -> str | None:
     """How the session a manifest records differs from the key ``wanted`` (a ``manifest_entry``) playing a
     scenario of ``scenario_hash``; None when it is the same session (what resume may reuse)."""
     recorded = recorded_key(manifest)
@@ -119,6 +116,6 @@ def recorded_difference(manifest: dict[str, Any], wanted: dict[str, Any], scenar
     diffs = [f"{k} {recorded.get(k)!r}, not {v!r}" for k, v in wanted.items()
              if k != "name" and k in recorded and recorded.get(k) != v]
     diffs += [f"no {k}" for k in wanted if k not in recorded and k != "agent_name"]
-    if manifest.get("scenario_hash") not in (None, scenario_hash):
+    if manifest is not None and manifest.scenario_hash not in (None, scenario_hash):
         diffs.append("another version of the scenario (its scenario_hash differs)")
     return "; ".join(diffs) or None

@@ -373,9 +373,9 @@ def cell_status(folder: Path, panel: list[str], spec: Any = None, refused: dict[
 
 def _is_cell(folder: Path) -> bool:
     """The folder's manifest names it as the session it holds (its key, or an older sweep's cell entry)."""
-    manifest = SessionFolder(folder).read_manifest() or {}
-    return any(isinstance(c := manifest.get(k), dict) and c.get("name") == folder.name
-               for k in (MANIFEST_KEY, "sweep_cell"))
+    manifest = SessionFolder(folder).read_manifest()
+    return manifest is not None and any(c is not None and c.get("name") == folder.name
+                                        for c in (manifest.session, manifest.sweep_cell))
 
 
 def node_info() -> dict[str, Any]:
@@ -481,7 +481,7 @@ class Results:
         from modylbench.simulator._results import load_result
 
         result = (load or load_result)(folder)
-        if result is not None and any(isinstance(result.manifest.get(k), dict) for k in (MANIFEST_KEY, "sweep_cell")):
+        if result is not None and recorded_key(result.manifest) is not None:
             self._loaded[folder.name] = result
 
     def _labelled(self) -> list[tuple[str, Any]]:
@@ -596,9 +596,9 @@ def _verifier(config: SweepConfig, p: Plan, refused: dict[Path, str]) -> Callabl
             return refused[folder]
         if folder in planned and not folder.is_symlink():
             return None  # resume verified it (or it was just run or re-scored)
-        manifest = SessionFolder(folder).read_manifest() or {}
-        sid, seed = manifest.get("scenario_id"), manifest.get("seed", 0)
-        if not isinstance(sid, str) or not isinstance(seed, int):
+        manifest = SessionFolder(folder).read_manifest()
+        sid, seed = (manifest.scenario_id, manifest.seed) if manifest is not None else (None, 0)
+        if sid is None:
             return "its manifest names no scenario"
         if (sid, seed) not in loaded:
             try:

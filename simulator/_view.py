@@ -59,6 +59,8 @@ class Session:
     passed: bool | None
     termination: str
     report: str | None
+    entry: Any = None
+    """Its scorecard entry (``modylbench.scoring.ScenarioScore``), for the error bars; None when unreadable."""
 
     @property
     def slice(self) -> str:
@@ -113,33 +115,44 @@ def find_sessions(root: Path, full_turns: dict[str, int]) -> tuple[list[Session]
 
 def _session(folder: Path, rel: Path, full_turns: dict[str, int]) -> Session | str:
     files = SessionFolder(folder)
-    manifest = _read_json(files.manifest)
+    manifest = files.read_manifest()
     card = _read_json(files.scorecard)
-    if not isinstance(manifest, dict) or not isinstance(card, dict):
+    if manifest is None or not isinstance(card, dict):
         return f"{rel}: unreadable manifest.json or scorecard.json"
     entries = card.get("scenarios") or []
     if not entries or not isinstance(entries[0], dict):
         return f"{rel}: its scorecard scores nothing"
     e = entries[0]
-    sid = str(e.get("scenario_id") or manifest.get("scenario_id") or "?")
-    seed = manifest.get("seed", 0)
+    sid = str(e.get("scenario_id") or manifest.scenario_id or "?")
     score = e.get("modylbench_score")
     return Session(
         path=rel.as_posix() or ".",
         scenario_id=sid,
-        agent=str(manifest.get("agent") or e.get("model_id") or "?"),
-        seed=seed if isinstance(seed, int) else 0,
-        transport=str(manifest.get("transport") or "?"),
-        judges=tuple(str(j) for j in (card.get("judges") or manifest.get("judges") or [])),
+        agent=str(manifest.agent or e.get("model_id") or "?"),
+        seed=manifest.seed,
+        transport=str(manifest.transport or "?"),
+        judges=tuple(str(j) for j in (card.get("judges") or manifest.judges)),
         turns=len(e.get("turns") or []),
         full_turns=full_turns.get(sid),
-        scenario_hash=str(manifest.get("scenario_hash") or ""),
+        scenario_hash=str(manifest.scenario_hash or ""),
         score=float(score) if isinstance(score, int | float) else None,
         tier=e.get("tier"),
         passed=e.get("passed"),
-        termination=str(e.get("termination_reason") or manifest.get("termination_reason") or ""),
+        termination=str(e.get("termination_reason") or manifest.termination_reason or ""),
         report=(rel / SessionFolder.REPORT_FILE).as_posix() if files.report.is_file() else None,
+        entry=_entry(e),
     )
+
+
+def _entry(e: dict[str, Any]) -> Any:
+    from pydantic import ValidationError
+
+    from modylbench.scoring import ScenarioScore
+
+    try:
+        return ScenarioScore.model_validate(e)
+    except ValidationError:
+        return None  # a card from another version: shown, without an interval
 
 
 @dataclass
@@ -153,12 +166,21 @@ class Row:
     score: float | None
     passed: int
     pass_k: dict[int, float]
+    interval: Any = None
+    """95% bootstrap interval of ``score`` (``modylbench.scoring.ConfidenceInterval``), or None."""
+    rank: int | None = None
+    """Place, shared with the rows above it the sessions cannot separate from it."""
+
+
+def _entries(agent: str, sessions: list[Session]) -> list[Any]:
+    return [s.entry.model_copy(update={"model_id": agent}) for s in sessions if s.entry is not None]
 
 
 def _row(agent: str, group: tuple[Any, ...], sessions: list[Session]) -> Row:
-    from modylbench.scoring import pass_hat_k
+    from modylbench.scoring import mean_interval, pass_hat_k
 
     scores = [s.score for s in sessions if s.score is not None]
+    entries = _entries(agent, sessions)
     # pass^k per scenario over its trials, then the mean over scenarios (as the scorecard's aggregate does).
     by_sc: dict[str, list[Session]] = defaultdict(list)
     for s in sessions:
@@ -177,6 +199,7 @@ def _row(agent: str, group: tuple[Any, ...], sessions: list[Session]) -> Row:
         statistics.fmean(scores) if scores else None,
         sum(1 for s in sessions if s.passed),
         pass_k,
+        mean_interval(entries, agent) if len(entries) == len(sessions) else None,
     )
 
 
@@ -191,8 +214,16 @@ def leaderboards(
         overall[s.group()][s.agent].append(s)
 
     def ranked(by_agent: dict[str, list[Session]], group: tuple[Any, ...]) -> list[Row]:
-        rows = [_row(a, group, ss) for a, ss in by_agent.items()]
-        return sorted(rows, key=lambda r: (r.score is None, -(r.score or 0.0), r.agent))
+        from modylbench.scoring import comparisons, ties
+
+        rows = sorted((_row(a, group, ss) for a, ss in by_agent.items()),
+                      key=lambda r: (r.score is None, -(r.score or 0.0), r.agent))
+        # Ties as the scorecard makes them: paired over scenario and seed, within this comparison group.
+        entries = [e for a, ss in by_agent.items() for e in _entries(a, ss)]
+        places = ties([r.agent for r in rows], comparisons(entries, [r.agent for r in rows]))
+        for r in rows:
+            r.rank = places.get(r.agent)
+        return rows
 
     return (
         {k: ranked(v, k[1]) for k, v in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))},
@@ -229,16 +260,21 @@ def _attrs(scenario: str, agent: str, group: tuple[Any, ...], tier: str | None) 
 
 
 def _board(rows: list[Row], scenario: str | None) -> str:
-    from modylbench.scoring import tier_of
+    from modylbench.scoring import format_interval, tier_of
 
     kmax = max((max(r.pass_k) for r in rows if r.pass_k), default=1)
     head = "".join(f"<th>pass^{k}</th>" for k in range(1, kmax + 1))
     out = [
-        f'<table class="board"><tr><th>#</th><th>agent</th><th>score</th><th>tier</th><th>sessions</th>'
+        f'<table class="board"><tr><th>#</th><th>agent</th><th>score [95% CI]</th><th>tier</th><th>sessions</th>'
         f"<th>passed</th>{'' if scenario else '<th>scenarios</th>'}{head}<th>reports</th></tr>"
     ]
+    shared = [r.rank for r in rows]
     for i, r in enumerate(rows, 1):
         tier = tier_of(r.score) if r.score is not None else None
+        place = r.rank or i
+        rank = f"={place}" if shared.count(place) > 1 else str(place)
+        ci = "" if r.interval is None else f' <small class="ci">{_esc(format_interval(r.interval))}</small>'
+
         pk = "".join(
             f"<td>{r.pass_k[k]:.2f}</td>" if k in r.pass_k else "<td>—</td>" for k in range(1, kmax + 1)
         )
@@ -247,8 +283,8 @@ def _board(rows: list[Row], scenario: str | None) -> str:
         )
         scen = "" if scenario else f'<td title="{_esc(", ".join(r.scenarios))}">{len(r.scenarios)}</td>'
         out.append(
-            f"<tr {_attrs(scenario or '', r.agent, r.group, tier)}><td>{i}</td><td>{_esc(r.agent)}</td>"
-            f"<td><b>{_fmt(r.score)}</b></td><td>{_esc(tier or '—')}</td><td>{len(r.sessions)}</td>"
+            f"<tr {_attrs(scenario or '', r.agent, r.group, tier)}><td>{rank}</td><td>{_esc(r.agent)}</td>"
+            f"<td><b>{_fmt(r.score)}</b>{ci}</td><td>{_esc(tier or '—')}</td><td>{len(r.sessions)}</td>"
             f"<td>{r.passed}</td>{scen}{pk}<td>{links}</td></tr>"
         )
     out.append("</table>")

@@ -9,7 +9,14 @@ import pytest
 
 from modylbench.agents._reference import LLMAgent, make_agent
 from modylbench.personas import SpeechError, make_engine
-from modylbench.record import ModelSpec, ModelSpecError, SessionFolder
+from modylbench.record import (
+    MANIFEST_VERSION,
+    Manifest,
+    ModelSpec,
+    ModelSpecError,
+    RecordIntegrityError,
+    SessionFolder,
+)
 from modylbench.scenarios import load_builtin
 from modylbench.scoring import JudgeSpecError, make_judges
 
@@ -17,14 +24,47 @@ from modylbench.scoring import JudgeSpecError, make_judges
 def test_manifest_round_trips_and_a_missing_or_bad_one_reads_as_none(tmp_path: Path) -> None:
     files = SessionFolder(tmp_path)
     assert files.read_manifest() is None
-    files.write_manifest({"complete": True, "seed": 3})
-    assert files.read_manifest() == {"complete": True, "seed": 3}
-    assert json.loads(files.manifest.read_text()) == {"complete": True, "seed": 3}
+    files.write_manifest(Manifest(complete=True, seed=3, record_last_hash="ab" * 32))
+    back = files.read_manifest()
+    assert back is not None and back.complete and back.seed == 3 and back.manifest_version == MANIFEST_VERSION
+    written = json.loads(files.manifest.read_text())
+    assert written["complete"] is True and written["seed"] == 3 and written["manifest_version"] == 1
     assert not list(tmp_path.glob("*.part"))  # written through a temporary file renamed into place
+    assert files.sealed_hash() == "ab" * 32 and not files.is_scored()  # sealed, not scored yet
     files.manifest.write_text("[1, 2]")
     assert files.read_manifest() is None
     files.manifest.write_text("{not json")
     assert files.read_manifest() is None
+    files.manifest.write_text('{"seed": "three"}')
+    assert files.read_manifest() is None
+    with pytest.raises(ValueError, match="seed"):
+        files.read_manifest(strict=True)
+
+
+def test_an_older_manifest_reads_and_keys_it_does_not_know_are_kept(tmp_path: Path) -> None:
+    files = SessionFolder(tmp_path)
+    # Written before the manifest had a version, by a later version with a key this one lacks.
+    files.manifest.write_text(json.dumps({"complete": False, "scenario_id": "s", "seed": 2, "future_key": [1]}))
+    m = files.read_manifest()
+    assert m is not None and m.manifest_version == 1 and m.scenario_id == "s" and m.sealed_hash is None
+    files.write_manifest(m.model_copy(update={"complete": True}))
+    assert json.loads(files.manifest.read_text())["future_key"] == [1]
+
+
+def test_the_seal_is_checked_on_the_folder(tmp_path: Path) -> None:
+    files = SessionFolder(tmp_path)
+    with pytest.raises(RecordIntegrityError, match="empty and unsealed"):
+        files.check_seal(0, "x", None, False)
+    sealed, why = files.check_seal(3, "x", "turn_end", False)
+    assert not sealed and "NOT sealed" in why and "missing or unreadable" in why
+    files.write_manifest(Manifest(complete=True, record_last_hash="a" * 64))
+    assert files.check_seal(5, "a" * 64, "session_end", False)[0]
+    with pytest.raises(RecordIntegrityError, match="cut off its end"):
+        files.check_seal(4, "b" * 64, "turn_end", False)
+    with pytest.raises(RecordIntegrityError, match="rewritten after it was sealed"):
+        files.check_seal(5, "b" * 64, "session_end", False)
+    with pytest.raises(RecordIntegrityError, match="partial line"):
+        files.check_seal(5, "a" * 64, "session_end", True)
 
 
 def test_folder_paths_are_the_published_names(tmp_path: Path) -> None:

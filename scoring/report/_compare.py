@@ -45,8 +45,7 @@ def basis_of(run: Any, judges: Iterable[str] = ()) -> Basis:
     seed = None
     scenario_hash = None
     if run.session is not None:
-        manifest_seed = run.session.manifest.get("seed")
-        seed = manifest_seed if isinstance(manifest_seed, int) else run.session.start.scenario_seed
+        seed = run.session.manifest.seed if "seed" in run.session.manifest.model_fields_set else run.session.start.scenario_seed
         scenario_hash = run.session.start.scenario_hash
     elif run.responses is not None and getattr(run.responses, "scenario_seed", None) is not None:
         seed = run.responses.scenario_seed

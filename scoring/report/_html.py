@@ -29,6 +29,8 @@ from modylbench.scoring._formula import (
 from modylbench.scoring._formula import combine as combine_parts
 from modylbench.scoring._models import ProductScore, Scorecard, TurnScore
 from modylbench.scoring._mutations import classify_mutations
+from modylbench.scoring._uncertainty import compare as compare_models
+from modylbench.scoring._uncertainty import format_interval, mean_interval
 from modylbench.scoring.report._charts import (
     activity_chart,
     activity_table,
@@ -159,11 +161,11 @@ def _headline(run: RunView) -> str:
     sess = ""
     if run.session is not None:
         m = run.session.manifest
-        dur = m.get("meeting_seconds")
+        dur = m.meeting_seconds
         sess = (
             f"<div><b>session</b> {esc(run.session.start.transport)}, "
-            f"{esc(m.get('turns_played', len(run.session.turn_start)))}/{esc(run.session.start.turns_planned)} turns"
-            + (f", {mmss(float(dur))} of meeting" if isinstance(dur, int | float) else "")
+            f"{esc(m.turns_played if m.turns_played is not None else len(run.session.turn_start))}/{esc(run.session.start.turns_planned)} turns"
+            + (f", {mmss(dur)} of meeting" if dur is not None else "")
             + "</div>"
         )
     speech = _speech_line(e.speech)
@@ -772,6 +774,20 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
         return f' <span class="delta {cls}">{d:+.2f}</span>'
 
     overall = {lb: mean(r.entry.modylbench_score for r in by_label[lb]) for lb in labels}
+    # Error bars: each label's runs under its label as the model id, bootstrapped and paired as the scorecard does.
+    as_label = [r.entry.model_copy(update={"model_id": lb}) for lb in labels for r in by_label[lb]]
+    intervals = {lb: mean_interval([e for e in as_label if e.model_id == lb], lb) for lb in labels}
+    against = {lb: compare_models(lb, base, as_label) for lb in labels[1:]} if not notes else {}
+
+    def noise(lb: str) -> str:
+        c = against.get(lb)
+        if c is None or c.distinguishable is None:
+            return ""
+        if c.distinguishable:
+            return ' <small class="sig">beyond noise</small>'
+        need = f"; ~{c.trials_needed} trials would tell" if c.trials_needed else ""
+        return f' <small class="tie">tied: within noise{esc(need)}</small>'
+
     out = ['<section class="compare" id="compare"><h2>Comparison</h2>']
     if notes:
         out.append(
@@ -785,7 +801,7 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
             f'<p class="muted">Differences (Δ) are against <b>{esc(base)}</b>, the first run given.</p>'
         )
     out.append(
-        '<table class="sheet cmp"><tr><th>agent / model</th><th>runs</th><th>turns played</th><th>score</th>'
+        '<table class="sheet cmp"><tr><th>agent / model</th><th>runs</th><th>turns played</th><th>score</th><th>95% interval</th>'
         "<th>tier</th><th>journey</th><th>destination</th><th>pass^k</th><th>capped turns</th></tr>"
     )
     pk_of: dict[str, str] = {}
@@ -799,7 +815,8 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
             f"<tr><th>{esc(lb)}</th><td>{len(rs)}</td>"
             f"<td>{esc(', '.join(str(t) for t in sorted({b.turns for b in bases[lb]})))}</td>"
             f'<td class="{score_class(score)}"><b>{fmt(score)}</b>'
-            f"{delta(score, overall[base], lb)}</td><td>{esc(tier_of(score) if score is not None else '—')}</td>"
+            f"{delta(score, overall[base], lb)}{noise(lb)}</td><td>{esc(format_interval(intervals[lb]))}</td>"
+            f"<td>{esc(tier_of(score) if score is not None else '—')}</td>"
             f"<td>{fmt(mean(r.entry.journey for r in rs))}</td><td>{fmt(mean(r.entry.destination for r in rs))}</td>"
             f"<td>{esc(pk_of.get(rs[0].entry.model_id, '—'))}</td>"
             f"<td>{sum(1 for r in rs for t in r.entry.turns if t.capped)}</td></tr>"

@@ -18,6 +18,7 @@ from modylbench.record import (
     ErrorEvent,
     FileTransfer,
     Interruption,
+    Manifest,
     PersonaUtterance,
     ScenarioResponses,
     ScreenFrame,
@@ -85,7 +86,7 @@ class SessionView:
     files: list[FileTransfer] = field(default_factory=list)
     errors: list[ErrorEvent] = field(default_factory=list)
     interruptions: dict[int, list[str]] = field(default_factory=dict)
-    manifest: dict[str, Any] = field(default_factory=dict)
+    manifest: Manifest = field(default_factory=Manifest)
     activity: list[Activity] = field(default_factory=list)
     meeting_end: float = 0.0  # meeting time of the record's last event (the session's end when sealed)
 
@@ -112,7 +113,7 @@ def load_session(folder: Path) -> SessionView:
             responses = None
     if responses is None:
         responses = derive_responses(read.events)
-    view = SessionView(folder=folder, start=start, responses=responses, manifest=files.read_manifest() or {})
+    view = SessionView(folder=folder, start=start, responses=responses, manifest=files.read_manifest() or Manifest())
     for ev in read.events:
         ti = ev.turn_index
         view.meeting_end = max(view.meeting_end, ev.meeting_time)

@@ -50,6 +50,20 @@ def test_like_for_like_runs_get_differences(scenarios: dict[str, Any]) -> None:
     assert "turns</small>" not in row
 
 
+def test_comparison_shows_intervals_and_says_whether_a_gap_is_noise(scenarios: dict[str, Any]) -> None:
+    good = _card(lbo_line("correct.jsonl"), scenarios)
+    gaming = _card(lbo_line("polite_only.jsonl"), scenarios)
+    html = build_report([good, gaming], scenarios=scenarios)
+    table = html.split('<table class="sheet cmp">', 1)[1].split("</table>", 1)[0]
+    assert "<th>95% interval</th>" in table
+    assert len(re.findall(r"<td>\[\d+\.\d\d, \d+\.\d\d\]</td>", table)) == 2, table
+    assert "beyond noise" in table  # a polite non-answer against the worked answer: far apart
+    # The same answer twice under two names: the gap is 0, tied.
+    same = build_report([good, _card(lbo_line("correct.jsonl").model_copy(update={"model_id": "twin"}), scenarios)],
+                        scenarios=scenarios)
+    assert "tied: within noise" in same.split('<table class="sheet cmp">', 1)[1].split("</table>", 1)[0]
+
+
 def test_basis_differences_in_words() -> None:
     a = Basis("s", 52, seed=0, judges=("offline",), scenario_hash="h1")
     assert (

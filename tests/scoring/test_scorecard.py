@@ -58,7 +58,7 @@ def test_rescoring_a_saved_scorecard_is_identical(tmp_path: Path, scenario: Scen
     write_scorecard(a, tmp_path / "card.json")
     assert read_scorecard(tmp_path / "card.json") == a
     data = json.loads((tmp_path / "card.json").read_text())
-    assert set(data) == {"modylbench_version", "judges", "scenarios", "aggregate", "skipped", "incomplete"}
+    assert set(data) == {"modylbench_version", "judges", "scenarios", "aggregate", "comparisons", "skipped", "incomplete"}
     entry = data["scenarios"][0]
     assert {
         "scenario_id",

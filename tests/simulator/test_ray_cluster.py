@@ -199,7 +199,7 @@ def test_sweep_survives_a_dead_node(cluster: tuple[str, Node, Node], tmp_path: P
                 d
                 for d in out.glob("*__t*")
                 if session_complete(d)
-                and SessionFolder(d).read_manifest()["node"].get("ray_node_id") == node2
+                and SessionFolder(d).read_manifest().node.get("ray_node_id") == node2  # type: ignore[union-attr]
             ]
             running = [p for p in second.processes() if p[1].startswith("ray::cell_task")]
             if done_there and running:
@@ -217,10 +217,10 @@ def test_sweep_survives_a_dead_node(cluster: tuple[str, Node, Node], tmp_path: P
     cells = sorted(d for d in out.iterdir() if d.is_dir() and "__t" in d.name and ".crashed-" not in d.name)
     assert len(cells) == 8, [c.name for c in cells]
     assert all(session_complete(c) for c in cells), log
-    nodes = {SessionFolder(c).read_manifest()["node"]["ray_node_id"] for c in cells}
+    nodes = {SessionFolder(c).read_manifest().node["ray_node_id"] for c in cells}  # type: ignore[union-attr]
     assert node2 in nodes and len(nodes) == 2, nodes  # spread over both nodes
     # What node 2 finished before it died is still there, as it was.
-    assert SessionFolder(killed_cell).read_manifest()["node"]["ray_node_id"] == node2
+    assert SessionFolder(killed_cell).read_manifest().node["ray_node_id"] == node2  # type: ignore[union-attr]
     card = json.loads((out / "scorecard.json").read_text())
     assert len(card["scenarios"]) == 8
     board = json.loads((out / "leaderboard.json").read_text())

@@ -136,9 +136,11 @@ def test_resume_sees_the_network_and_reads_a_key_recorded_before_it_as_clean() -
     clean = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0)
     mobile = SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile")
     older = {k: v for k, v in clean.manifest_entry().items() if k != "network"}  # written before networks
-    assert recorded_difference({"session": older}, clean.manifest_entry(), "h") is None
-    assert recorded_difference({"session": older}, mobile.manifest_entry(), "h") == "network 'clean', not 'mobile'"
-    assert recorded_difference({"session": mobile.manifest_entry()}, clean.manifest_entry(), "h") == \
+    from modylbench.record import Manifest
+
+    assert recorded_difference(Manifest(session=older), clean.manifest_entry(), "h") is None
+    assert recorded_difference(Manifest(session=older), mobile.manifest_entry(), "h") == "network 'clean', not 'mobile'"
+    assert recorded_difference(Manifest(session=mobile.manifest_entry()), clean.manifest_entry(), "h") == \
         "network 'mobile', not 'clean'"
 
 
@@ -181,11 +183,12 @@ def test_max_cells_counts_the_network_axis(
 
 
 def test_comparison_labels_name_the_network_when_it_varies() -> None:
+    from modylbench.record import Manifest
     from modylbench.simulator._sessionkey import recorded_key
     from modylbench.simulator._sweep import _label
 
-    old_cell = {"sweep_cell": {"agent": "oracle", "transport": "webrtc", "turns": None}}  # no key, no network
-    mobile = {"session": SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile").manifest_entry()}
+    old_cell = Manifest(sweep_cell={"agent": "oracle", "transport": "webrtc", "turns": None})  # no key, no network
+    mobile = Manifest(session=SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile").manifest_entry())
     assert _label(recorded_key(old_cell) or {}, {"network"}) == "oracle [network clean]"
     assert _label(recorded_key(mobile) or {}, {"network"}) == "oracle [network mobile]"
     assert _label(recorded_key(mobile) or {}, set()) == "oracle"

@@ -5,6 +5,7 @@ same OUT keeping an earlier run's results."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -132,8 +133,9 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     ]
     for cell in cells:
         manifest = SessionFolder(cell).read_manifest()
-        assert manifest is not None and manifest["complete"] and session_complete(cell)
-        assert manifest["sweep_cell"]["name"] == cell.name and manifest["node"]["hostname"]
+        assert manifest is not None and manifest.complete and session_complete(cell)
+        assert manifest.sweep_cell is not None and manifest.sweep_cell["name"] == cell.name
+        assert manifest.node is not None and manifest.node["hostname"]
     card = json.loads((out / "scorecard.json").read_text())
     assert sorted((s["model_id"], s["trial"]) for s in card["scenarios"]) == [
         ("null", 0),
@@ -145,14 +147,20 @@ def test_a_sweep_runs_resumes_and_accumulates(tmp_path: Path, capsys: pytest.Cap
     assert [r["model"] for r in board["rows"]] == ["oracle", "null"]  # best mean first
     assert board["cells"] == {"planned": 4, "complete": 4, "failed": 0}
     assert board["rows"][0]["scenarios"]["mini_fixture"]["runs"] == 2
-    assert "| 1 | oracle | 2 |" in (out / "leaderboard.md").read_text()
+    md = (out / "leaderboard.md").read_text()
+    assert "| 1 | oracle | 2 |" in md and "| 2 | null | 2 |" in md  # far apart: separate ranks
+    lo, hi = board["rows"][0]["interval"]
+    assert lo <= board["rows"][0]["mean_score"] <= hi
+    assert re.search(r"\| oracle \| 2 \| \d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\] \|", md)
+    (neighbours,) = board["comparisons"]
+    assert neighbours["a"] == "oracle" and neighbours["distinguishable"] is True and "separated" in md
     assert json.loads((out / "sweep.json").read_text())["cells"][0]["name"] == cells[2].name  # plan order
 
     # A broken cell (a crash left it unsealed) and a complete one, then a second sweep that adds an agent.
     broken, kept = cells[0], cells[3]
     manifest = SessionFolder(broken).read_manifest()
     assert manifest is not None
-    SessionFolder(broken).write_manifest({**manifest, "complete": False})
+    SessionFolder(broken).write_manifest(manifest.model_copy(update={"complete": False}))
     kept_card = SessionFolder(kept).scorecard.stat().st_mtime_ns
     capsys.readouterr()
     assert (

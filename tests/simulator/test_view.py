@@ -70,6 +70,32 @@ def test_slices_are_ranked_apart_with_pass_k(results: Path) -> None:
     assert cells[0][3] == "Consultant" and cells[0][7:9] == ["1.00", "1.00"]  # pass^1, pass^2
     assert cells[1][7:9] == ["0.00", "0.00"]
     assert "<th>pass^2</th>" in two
+    # Error bars: an interval by each score; the oracle and the silent agent are far enough apart to rank.
+    assert re.search(r'<b>\d\.\d\d</b> <small class="ci">\[\d+\.\d\d, \d+\.\d\d\]</small>', cells[0][2])
+    assert [c[0] for c in cells] == ["1", "2"]
+
+
+def test_agents_the_sessions_cannot_separate_share_a_rank() -> None:
+    from modylbench.simulator._view import Session, _board, leaderboards
+    from tests.scoring.test_uncertainty import run
+
+    def session(agent: str, trial: int, turns: list[float]) -> Session:
+        e = run(agent, SCENARIO, 0, trial, turns)
+        return Session(path=f"{agent}{trial}", scenario_id=SCENARIO, agent=agent, seed=0, transport="inproc",
+                       judges=("offline",), turns=len(turns), full_turns=52, scenario_hash="h",
+                       score=e.modylbench_score, tier=e.tier, passed=e.passed, termination="completed",
+                       report=None, entry=e)
+
+    noisy = [[3.0, 9.0, 5.0, 8.0], [4.0, 8.0, 6.0, 9.0]]
+    sessions = [session(a, t, [x + (0.1 if a == "b" else 0.0) for x in turns])
+                for a in ("a", "b") for t, turns in enumerate(noisy)]
+    sessions += [session("c", t, [9.8, 9.9, 9.7, 9.9]) for t in range(2)]
+    sessions += [session("d", t, [1.0, 1.2, 1.1, 1.0]) for t in range(2)]
+    _, overall = leaderboards(sessions)
+    (rows,) = overall.values()
+    assert [(r.agent, r.rank) for r in rows] == [("c", 1), ("b", 2), ("a", 2), ("d", 4)]
+    html = _board(rows, None)
+    assert html.count("<td>=2</td>") == 2 and "<td>4</td>" in html
 
 
 def test_links_lead_to_each_sessions_report(results: Path) -> None:
