@@ -164,8 +164,13 @@ class OfflineAnswerer:
         self._deliverables = [_tokens(p) for p in self._deliverable_labels()]
         persona = scenario.human_persona
         self._persona_names = {w.lower() for w in (persona.name.split() if not isinstance(persona, str) else [])}
-        self._others = {a.lower() for i in self.knowledge.items if i.kind == "person" and i.id.startswith("person.")
-                        and i.id not in ("person.persona", "person.role") for a in i.aliases}
+        others = [i.id.split(".", 1)[1] for i in self.knowledge.items if i.kind == "person"
+                  and i.id not in ("person.persona", "person.role", "person.goals")]
+        # Asking someone else to act ("Can Kenji confirm …?", "Renata, …"): not a question for the persona.
+        self._for_others = re.compile(
+            r"\b(?:can|could|will|would|does|did|should|ask|has|have)\s+(?:%s)\b|^(?:%s)\s*[,:]"
+            % ("|".join(map(re.escape, others)) or "(?!)", "|".join(map(re.escape, others)) or "(?!)"),
+            re.IGNORECASE)
 
     def _deliverable_labels(self) -> list[str]:
         sc = self.scenario
@@ -185,7 +190,7 @@ class OfflineAnswerer:
         """Whether the question is for the persona: not when it names someone else in the room's world
         and not the persona ('Can Kenji confirm …?')."""
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
-        return not (words & self._others) or bool(words & self._persona_names)
+        return not self._for_others.search(question) or bool(words & self._persona_names)
 
     def _best_items(self, question: str) -> list[tuple[float, int, KnowledgeItem]]:
         found: dict[str, tuple[float, int, KnowledgeItem]] = {}

@@ -129,7 +129,7 @@ def people_items(persona: HumanPersona | str, organisation: str = "",
         return [KnowledgeItem(id="person.persona", kind="person", label="who you are", value=persona)]
     out = [
         KnowledgeItem(id="person.persona", kind="person", label="your name", value=persona.name,
-                      aliases=["who are you", "who am I speaking with"]),
+                      aliases=["your full name", "name of the person I am speaking with"]),
         KnowledgeItem(id="person.role", kind="person", label="your role", value=persona.role,
                       aliases=["your job title", "your position"]),
     ]
@@ -141,8 +141,8 @@ def people_items(persona: HumanPersona | str, organisation: str = "",
         out.append(KnowledgeItem(id="organisation", kind="organisation", label="your organisation", value=org,
                                  aliases=["your company", "your firm", "company you work for"]))
     for name, who in others:
-        out.append(KnowledgeItem(id=f"person.{name.split()[0].lower()}", kind="person", label=f"who is {name}",
-                                 value=f"{name}: {who}", aliases=[name, name.split()[0]]))
+        out.append(KnowledgeItem(id=f"person.{name.split()[0].lower()}", kind="person", label=f"{name}'s role",
+                                 value=f"{name} is {who}", aliases=[f"who {name} is", f"{name}'s job"]))
     return out
 
 

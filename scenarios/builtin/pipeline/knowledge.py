@@ -1,5 +1,5 @@
-"""What the RevOps VP knows about the Q3 pipeline, from the instance: the funnel's conventions (given only when
-asked), the people and the files."""
+"""What the RevOps VP knows about the Q3 pipeline, from the instance: how conversion is defined (given only when
+asked), the quarter compared with, the people and the files."""
 
 from __future__ import annotations
 
@@ -18,12 +18,11 @@ def knowledge(room: Room, scenario: Scenario) -> Knowledge:
     items = [
         KnowledgeItem(id="conversion_definition", kind="preference", label="how conversion is defined",
                       value="stage-to-stage, on the cohort created in the quarter",
-                      aliases=["conversion definition", "stage-to-stage or cumulative", "creation cohort"],
+                      aliases=["conversion definition", "define conversion", "stage-to-stage or cumulative", "creation cohort"],
                       withheld=True, turn=asked_at, ask="How do you define conversion?",
                       answer="Conversion is {value}."),
         KnowledgeItem(id="comparison_quarter", kind="preference", label="which quarter to compare against",
-                      value="Q2", aliases=["baseline quarter", "compare Q3 with"], withheld=True, turn=asked_at,
-                      ask="Which quarter should Q3 be compared with?", answer="Compare Q3 with {value}."),
+                      value="Q2", aliases=["baseline quarter", "compare Q3 with"], answer="Compare Q3 with {value}."),
     ]
     return assemble(scenario, items, others=[("Renata", "the CRO")],
                     unknown="Not something I have; work from the CRM export and flag the assumption.")
