@@ -167,9 +167,9 @@ class OfflineAnswerer:
         others = [i.id.split(".", 1)[1] for i in self.knowledge.items if i.kind == "person"
                   and i.id not in ("person.persona", "person.role", "person.goals")]
         # Asking someone else to act ("Can Kenji confirm …?", "Renata, …"): not a question for the persona.
+        names = "|".join(map(re.escape, others)) or "(?!)"
         self._for_others = re.compile(
-            r"\b(?:can|could|will|would|does|did|should|ask|has|have)\s+(?:%s)\b|^(?:%s)\s*[,:]"
-            % ("|".join(map(re.escape, others)) or "(?!)", "|".join(map(re.escape, others)) or "(?!)"),
+            rf"\b(?:can|could|will|would|does|did|should|ask|has|have)\s+(?:{names})\b|^(?:{names})\s*[,:]",
             re.IGNORECASE)
 
     def _deliverable_labels(self) -> list[str]:

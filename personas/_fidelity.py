@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from modylbench.scenarios import Scenario, expected_values, humanise, quantities, shown_text, spoken_to_digits
-
 from modylbench.personas._answerer import OfflineAnswerer
+from modylbench.scenarios import Scenario, expected_values, humanise, quantities, shown_text, spoken_to_digits
 
 KNOWLEDGE_FORMS = (
     "What is the {label}?",

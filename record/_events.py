@@ -148,7 +148,9 @@ class QuestionAsked(_Event):
     question_id: str = Field(description="q<turn>.<n>: the answer's reply_to names it.")
     text: str = Field(description="The question as the agent said or posted it.")
     channel: Literal["audio", "chat"] = Field(description="audio: in its speech (transcript); chat: posted.")
-    asked_at: float = Field(description="Meeting time the question was complete (speech ended, or posted).")
+    asked_at: float = Field(
+        description="Meeting time the persona heard it: its transcript arrived (audio) or it was posted (chat)."
+    )
     outcome: QuestionOutcome = Field(
         description="answered (from knowledge), unknown, deliverable (the agent's own work), offer (a go-ahead "
         "question the persona lets pass), not_addressed (for someone else), over_limit (the turn's answers used up)."

@@ -110,7 +110,7 @@ def file_items(f: DataFile) -> list[KnowledgeItem]:
         values = [(i, header[i], r[i]) for i in range(1, min(len(r), len(header))) if i not in units and r[i].strip()]
         unit = r[units[0]].strip() if units and units[0] < len(r) else ""
         numeric = [(i, h, v) for i, h, v in values if as_number(v) is not None]
-        for i, h, v in values:
+        for _, h, v in values:
             one = len(numeric) <= 1 and as_number(v) is not None
             label = humanise(name) if one else f"{humanise(name)} {humanise(h)}"
             iid = f"file.{stem}.{name}" if one else f"file.{stem}.{name}.{h}"
@@ -167,9 +167,9 @@ def assemble(scenario: Scenario, inputs: Iterable[KnowledgeItem], *, organisatio
 def shown_text(scenario: Scenario, upto_turn: int | None = None) -> str:
     """Everything the agent is shown (briefing, what the persona says and posts, slides, files), up to and
     including turn ``upto_turn`` (all turns when None)."""
-    from modylbench.scenarios._briefing import briefing
-
     import json
+
+    from modylbench.scenarios._briefing import briefing
 
     parts = [json.dumps(briefing(scenario), ensure_ascii=False)]
     pushed: set[str] = set()

@@ -26,7 +26,6 @@ from modylbench.scenarios._schema import (
     Verification,
 )
 
-from .knowledge import knowledge
 from .data import (
     FINANCIALS_FILE,
     QUARTERLY_FILE,
@@ -43,6 +42,7 @@ from .data import (
     quarterly_csv,
     term_sheet_csv,
 )
+from .knowledge import knowledge
 from .products import (
     LBO_SKELETON,
     MEMO_SKELETON,

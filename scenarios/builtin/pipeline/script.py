@@ -29,8 +29,8 @@ from modylbench.scenarios._schema import (
     Verification,
 )
 
-from .knowledge import knowledge
 from .data import BACKLOG_NAME, EXPORT_NAME, REFRESH_NAME, SCENARIO_ID, TRANSITIONS, WEEKS, CrmData, Inputs
+from .knowledge import knowledge
 from .products import BOOKINGS_FORMULA, cell, criteria, funnel_rows, p_cell, sql_row
 from .solver import Solution, instance
 from .wording import kusd, musd, p_text, pc, r1

@@ -37,6 +37,7 @@ from modylbench.scenarios.builtin.telehealth.data import (
     key,
 )
 from modylbench.scenarios.builtin.telehealth.instances import inputs
+from modylbench.scenarios.builtin.telehealth.knowledge import knowledge
 from modylbench.scenarios.builtin.telehealth.products import (
     MODEL,
     SCORECARD,
@@ -55,7 +56,6 @@ from modylbench.scenarios.builtin.telehealth.products import (
     sizing_total,
     som_cell,
 )
-from modylbench.scenarios.builtin.telehealth.knowledge import knowledge
 from modylbench.scenarios.builtin.telehealth.solver import Figures, figures, ground_truth, solve
 from modylbench.scenarios.builtin.telehealth.wording import (
     CRITERION_LABELS,
