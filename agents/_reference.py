@@ -28,10 +28,14 @@ from modylbench.channels import (
     MeetingEvent,
     TurnStarted,
 )
+from modylbench.personas import OfflineAnswerer, questions_in
 from modylbench.record import ModelSpec
 from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer, mutation_value
 
 logger = logging.getLogger(__name__)
+
+ANSWER_WAIT_S = 6.0
+"""Meeting seconds the oracle leaves the persona to answer a question before it goes on."""
 
 _REMOVALS = {"delete_row", "delete_column", "delete_section", "remove_chart_series", "remove_widget", "delete",
              "remove_key", "remove_list_item"}
@@ -76,6 +80,8 @@ class BuiltinAgent:
         self.files: list[FileReceived] = []
         self.briefing: Briefing | None = None
         """What the meeting's hello said the agent should deliver."""
+        self.answers: list[str] = []
+        """The persona's answers to this agent's questions (captions and chat with ``reply_to``)."""
 
     @property
     def clock(self) -> Any:
@@ -96,11 +102,15 @@ class BuiltinAgent:
                 elif isinstance(ev, TurnStarted):
                     self.turn = ev.turn_index
                     client.stop_speaking()  # a new turn means the persona took the floor
+                elif isinstance(ev, CaptionReceived) and ev.reply_to is not None:
+                    self.answers.append(ev.text)  # the persona answering a question: not a new turn to act on
                 elif isinstance(ev, CaptionReceived) and ev.final and self.turn is not None:
                     self.captions.append(ev.text)
                     self._start(self._act(self.turn, ev))
                 elif isinstance(ev, ChatReceived):
                     self.chat_log.append(ev.text)
+                    if ev.reply_to is not None:
+                        self.answers.append(ev.text)
                 elif isinstance(ev, FileReceived):
                     self.files.append(ev)
                 elif isinstance(ev, MeetingEnded | Disconnected):
@@ -220,9 +230,29 @@ class OracleAgent(BuiltinAgent):
 
     name = "oracle"
 
+    def questions(self, turn_index: int) -> list[str]:
+        """What the oracle asks this turn beyond its reference words: the withheld facts the turn needs
+        that the reference response does not already ask for."""
+        k = self.scenario.knowledge
+        if k is None:
+            return []
+        turn = self.scenario.turns[turn_index]
+        answerer = OfflineAnswerer(self.scenario)
+        covered = {i for q in questions_in(f"{turn.reference_response} {turn.reference_chat or ''}")
+                   for i in answerer.answer(q).item_ids}
+        return [i.ask for i in k.withheld if i.turn == turn_index and i.id not in covered and i.ask]
+
     async def respond(self, turn_index: int) -> None:
         assert self.client is not None
         turn = self.scenario.turns[turn_index]
+        asks = self.questions(turn_index)
+        if asks:
+            # Ask first, and let the persona answer before going on (as a person would).
+            if turn.channel == "chat":
+                await self.client.chat(" ".join(asks))
+            else:
+                await self.say(" ".join(asks))
+            await self.clock.sleep(ANSWER_WAIT_S)
         for m in self.scenario.expected_mutations:
             if m.turn_index == turn_index:
                 self.apply(m)

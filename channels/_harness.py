@@ -411,9 +411,9 @@ class LinkBase:
         self.audio.stop(now)
         return now
 
-    async def send_chat(self, text: str) -> float:
+    async def send_chat(self, text: str, reply_to: str | None = None) -> float:
         now = self.clock.now()
-        await self._send("chat", persona_chat_message(text, now))
+        await self._send("chat", persona_chat_message(text, now, reply_to))
         return now
 
     async def send_control(self, message: ControlMessage) -> bool:

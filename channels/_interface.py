@@ -89,9 +89,11 @@ class Caption:
     start: float | None = None
     end: float | None = None
     final: bool = True
+    reply_to: str | None = None
+    """The agent's question this utterance answers (docs/protocol.md "Asking the persona"); None: scripted."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        obj: dict[str, Any] = {
             "type": "caption",
             "speaker": "persona",
             "text": self.text,
@@ -100,6 +102,9 @@ class Caption:
             "end": self.end,
             "final": self.final,
         }
+        if self.reply_to is not None:
+            obj["reply_to"] = self.reply_to
+        return obj
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,8 +386,9 @@ class MeetingLink(Protocol):
         """Put ``image`` on the screen share from the next frame on; returns the meeting time it was taken."""
         ...
 
-    async def send_chat(self, text: str) -> float:
-        """Post a chat message as the persona; returns the meeting time sent."""
+    async def send_chat(self, text: str, reply_to: str | None = None) -> float:
+        """Post a chat message as the persona (``reply_to``: the agent's question it answers); returns the
+        meeting time sent."""
         ...
 
     async def send_control(self, message: ControlMessage) -> bool:

@@ -150,6 +150,8 @@ class CaptionReceived:
     """Meeting time the persona started saying it (harness clock), when known."""
     end: float | None = None
     """Meeting time the persona will have finished saying it, when known."""
+    reply_to: str | None = None
+    """The id of your question this answers (``q<turn>.<n>``); None for the persona's scripted lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,8 @@ class ChatReceived:
     time: float
     sender: str
     text: str
+    reply_to: str | None = None
+    """The id of your question this answers (``q<turn>.<n>``); None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +268,9 @@ def parse_meeting_message(label: str, obj: dict[str, Any], now: float) -> Meetin
     """
     kind = obj["type"]
     if label == "chat":
-        return ChatReceived(now, str(obj.get("sender", "persona")), str(obj.get("text", "")))
+        reply = obj.get("reply_to")
+        return ChatReceived(now, str(obj.get("sender", "persona")), str(obj.get("text", "")),
+                            reply if isinstance(reply, str) else None)
     if label != "control":
         return None
     if kind == "hello":
@@ -273,7 +279,8 @@ def parse_meeting_message(label: str, obj: dict[str, Any], now: float) -> Meetin
     if kind == "caption":
         return CaptionReceived(now, str(obj.get("text", "")), str(obj.get("utterance_id", "")),
                                bool(obj.get("final", True)), _optional_time(obj.get("start")),
-                               _optional_time(obj.get("end")))  # fmt: skip
+                               _optional_time(obj.get("end")),
+                               obj["reply_to"] if isinstance(obj.get("reply_to"), str) else None)  # fmt: skip
     if kind == "turn_start":
         return TurnStarted(now, int(obj.get("turn_index", 0)), str(obj.get("phase", "")))
     if kind == "turn_end":
@@ -298,9 +305,12 @@ def control_message(message: ControlMessage, time: float) -> str:
     return raw
 
 
-def persona_chat_message(text: str, time: float) -> str:
-    """A chat message from the persona (harness → agent)."""
-    return dumps({"type": "chat", "sender": "persona", "text": text, "time": time})
+def persona_chat_message(text: str, time: float, reply_to: str | None = None) -> str:
+    """A chat message from the persona (harness → agent); ``reply_to`` names the agent's question it answers."""
+    obj: dict[str, Any] = {"type": "chat", "sender": "persona", "text": text, "time": time}
+    if reply_to is not None:
+        obj["reply_to"] = reply_to
+    return dumps(obj)
 
 
 def agent_chat_message(text: str) -> str:

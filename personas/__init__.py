@@ -1,5 +1,12 @@
 """The human side of the meeting: the scripted persona, speech synthesis and slide rendering."""
 
+from modylbench.personas._answerer import (
+    MAX_ANSWERS_PER_TURN,
+    Answer,
+    OfflineAnswerer,
+    questions_in,
+    render,
+)
 from modylbench.personas._persona import AgentActivity, PersonaOptions, ScriptedPersona
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import (
@@ -16,6 +23,7 @@ from modylbench.personas._speech import (
 )
 
 __all__ = [
+    "MAX_ANSWERS_PER_TURN", "Answer", "OfflineAnswerer", "questions_in", "render",
     "AgentActivity", "CachedEngine", "EspeakEngine", "OpenAISpeechEngine", "PersonaOptions", "ScriptedPersona",
     "SpeechEngine", "SpeechError", "default_cache_dir", "make_engine", "read_wav_mono", "render_slide",
     "resample_s16", "wav_bytes",

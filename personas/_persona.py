@@ -9,6 +9,7 @@ it does is reported through ``emit`` as session-record events.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Callable
@@ -24,6 +25,14 @@ from modylbench.channels import (
     TurnEndMarker,
     TurnStartMarker,
 )
+from modylbench.personas._answerer import (
+    ANSWER_PAUSE_S,
+    ANSWERED_OUTCOMES,
+    MAX_ANSWERS_PER_TURN,
+    Answer,
+    OfflineAnswerer,
+    questions_in,
+)
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import SpeechEngine, wav_bytes
 from modylbench.record import (
@@ -31,7 +40,9 @@ from modylbench.record import (
     ChatMessage,
     FileTransfer,
     Interruption,
+    PersonaAnswer,
     PersonaUtterance,
+    QuestionAsked,
     ScreenFrame,
     TurnEnd,
     TurnStart,
@@ -70,6 +81,9 @@ class AgentActivity:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     gone: bool = False
+    heard: list[tuple[float, str, str]] = field(default_factory=list)
+    """What the agent said (its transcripts) and posted, as (meeting time, 'audio' or 'chat', text), in order:
+    where the persona finds the agent's questions."""
 
     def new_turn(self, index: int) -> None:
         """Reset per-turn state when the persona opens a turn."""
@@ -92,6 +106,8 @@ class PersonaOptions:
     """Agent silence (s) after it has spoken that ends its turn."""
     done_grace: float = 1.5
     """After the agent's done signal, how long (s) to wait for its voice to be detected as ended."""
+    text_only_after: float = 2.0
+    """A spoken question whose voice has not started this long (s) after its transcript is taken as text."""
 
 
 class ScriptedPersona:
@@ -108,6 +124,7 @@ class ScriptedPersona:
         activity: AgentActivity,
         options: PersonaOptions | None = None,
         on_audio: Callable[[float, bytes], None] | None = None,
+        answerer: OfflineAnswerer | None = None,
     ):
         self.scenario = scenario
         self.link = link
@@ -125,6 +142,12 @@ class ScriptedPersona:
         link_options: LinkOptions = getattr(link, "options", LinkOptions())
         self.screen_size = link_options.screen_size
         self._announce: str | None = None
+        self.answerer = answerer
+        """Answers the agent's questions (None: the persona plays its script whatever is asked)."""
+        self._heard_seen = 0
+        self._pending: list[tuple[str, Answer, float, str]] = []  # (question id, answer, heard at, channel)
+        self._asked = 0  # questions recorded this turn
+        self._answered = 0  # answers given this turn
 
     def set_up_deliverables(self, doc: Workspace) -> None:
         """Create every product in the shared document from its template, as the persona (before turn 0).
@@ -161,6 +184,8 @@ class ScriptedPersona:
     async def play_turn(self, turn: Turn) -> str:
         """Play one turn and wait for the agent; returns why the turn ended."""
         self.activity.new_turn(turn.turn_index)
+        # Questions from an earlier turn are that turn's: the meeting has moved on.
+        self._heard_seen, self._pending, self._asked, self._answered = len(self.activity.heard), [], 0, 0
         self.emit(TurnStart(**self._common(turn), phase=turn.phase, channel=turn.channel))
         await self.link.send_control(TurnStartMarker(turn.turn_index, turn.phase))
         if turn.screen is not None and turn.screen.slide_id != self._current_slide:
@@ -230,6 +255,19 @@ class ScriptedPersona:
             now = self.clock.now()
             if act.gone:
                 return "meeting_end"
+            if self.answerer is not None:
+                self._take_questions(turn)
+                if self._pending:
+                    # The agent asked: the persona answers before the meeting moves on, and the exchange's
+                    # time is added to the turn's budget.
+                    ready = self._ready_at()
+                    if ready is None or now < ready:
+                        await self._wait_change(0.02 if ready is None else max(0.02, ready - now))
+                        continue
+                    spent = await self._answer(turn)
+                    deadline += spent + ANSWER_PAUSE_S
+                    done_at = None
+                    continue
             if act.done.is_set():
                 # The agent's last words may still be in flight (voice detection ends a segment a few
                 # hundred ms after the last sample): let them land, briefly, before taking the floor.
@@ -268,6 +306,79 @@ class ScriptedPersona:
                 wake = min(wake, done_at + self.options.done_grace)
             # Never a zero-length wait: on a virtual clock that would spin without time moving.
             await self._wait_change(max(0.02, wake - now))
+
+    # ------------------------------------------------------------------ questions and answers
+
+    def _take_questions(self, turn: Turn) -> None:
+        """Record the questions in what the agent said or posted since last time; queue those to answer."""
+        assert self.answerer is not None
+        act = self.activity
+        while self._heard_seen < len(act.heard):
+            at, channel, text = act.heard[self._heard_seen]
+            self._heard_seen += 1
+            for q in questions_in(text):
+                self._asked += 1
+                qid = f"q{turn.turn_index}.{self._asked}"
+                answer = self.answerer.answer(q)
+                outcome = answer.outcome
+                if outcome in ANSWERED_OUTCOMES and self._answered + len(self._pending) >= MAX_ANSWERS_PER_TURN:
+                    outcome = "over_limit"
+                self.emit(QuestionAsked(**self._common(turn), question_id=qid, text=q, channel=channel,  # type: ignore[arg-type]
+                                        asked_at=at, outcome=outcome))
+                if outcome in ANSWERED_OUTCOMES:
+                    self._pending.append((qid, answer, at, channel))
+
+    def _ready_at(self) -> float | None:
+        """When the floor is free for the first pending answer (None: the agent is still talking)."""
+        act = self.activity
+        _, _, at, channel = self._pending[0]
+        if act.speaking_since is not None:
+            return None
+        if channel == "chat":
+            return at + ANSWER_PAUSE_S
+        if act.last_voice_end is not None and act.last_voice_end >= at:
+            return act.last_voice_end + ANSWER_PAUSE_S
+        if any(t >= at for t in act.onsets):
+            return None  # its voice started and has not ended yet
+        return at + self.options.text_only_after  # a transcript with no voice (a text-only agent)
+
+    async def _answer(self, turn: Turn) -> float:
+        """Give every pending answer, in the turn's channel; returns the meeting seconds it took."""
+        act = self.activity
+        began = self.clock.now()
+        pending, self._pending = self._pending, []
+        for qid, answer, _, _ in pending:
+            if act.gone:
+                break
+            self._answered += 1
+            common = self._common(turn)
+            if turn.channel == "chat":
+                sent = await self.link.send_chat(answer.text, reply_to=qid)
+                self.emit(PersonaAnswer(**common, question_id=qid, text=answer.text, channel="chat", start=sent,
+                                        end=sent, knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
+                                        answerer=answer.answerer))
+                continue
+            hold = getattr(self.clock, "hold", None)
+            with hold() if hold is not None else contextlib.nullcontext():
+                pcm = await asyncio.to_thread(self.speech.synthesize, answer.text)
+            playback = await self.link.play(pcm)
+            start = await playback.started
+            await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid))
+            end = await playback.ended
+            if self.on_audio is not None:
+                played = int(round((end - start) * 48_000)) * 2
+                self.on_audio(start, pcm[:played] if playback.cut else pcm)
+            self.emit(PersonaAnswer(**self._common(turn), question_id=qid, text=answer.text, channel="audio",
+                                    start=start, end=end, audio=self.attach(wav_bytes(pcm), "audio/wav"),
+                                    knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
+                                    answerer=answer.answerer))
+        # The floor is the agent's again: its silence counts from the answer's end, and a "done" it sent
+        # before the answer no longer closes the turn.
+        end_at = self.clock.now()
+        if act.spoke_this_turn:
+            act.last_voice_end = max(act.last_voice_end or end_at, end_at)
+        act.done = asyncio.Event()
+        return end_at - began
 
     async def _wait_change(self, timeout: float) -> None:
         act = self.activity

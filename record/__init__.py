@@ -13,6 +13,8 @@ from modylbench.record._events import (
     AgentSpeechUnrecognised,
     Attachment,
     ChatMessage,
+    PersonaAnswer,
+    QuestionAsked,
     Disconnect,
     DocSnapshot,
     DocUpdate,
@@ -70,7 +72,7 @@ from modylbench.record._store import (
 from modylbench.record._version import package_version
 
 __all__ = [
-    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "Disconnect",
+    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "QuestionAsked", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordLineTooLong", "MAX_RECORD_LINE", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct",

@@ -138,6 +138,40 @@ class ChatMessage(_Event):
     text: str = Field(description="Message text.")
 
 
+QuestionOutcome = Literal["answered", "unknown", "deliverable", "offer", "not_addressed", "over_limit"]
+
+
+class QuestionAsked(_Event):
+    """The agent asked the persona something (a question in its speech or chat, docs/protocol.md)."""
+
+    event: Literal["question_asked"] = "question_asked"
+    question_id: str = Field(description="q<turn>.<n>: the answer's reply_to names it.")
+    text: str = Field(description="The question as the agent said or posted it.")
+    channel: Literal["audio", "chat"] = Field(description="audio: in its speech (transcript); chat: posted.")
+    asked_at: float = Field(
+        description="Meeting time the persona heard it: its transcript arrived (audio) or it was posted (chat)."
+    )
+    outcome: QuestionOutcome = Field(
+        description="answered (from knowledge), unknown, deliverable (the agent's own work), offer (a go-ahead "
+        "question the persona lets pass), not_addressed (for someone else), over_limit (the turn's answers used up)."
+    )
+
+
+class PersonaAnswer(_Event):
+    """The persona answered the agent's question: in its voice with a caption, or in chat."""
+
+    event: Literal["persona_answer"] = "persona_answer"
+    question_id: str = Field(description="The question answered.")
+    text: str = Field(description="What the persona said or posted.")
+    channel: Literal["audio", "chat"] = Field(description="How the answer went out.")
+    start: float = Field(description="Meeting time the answer started (spoken) or was posted.")
+    end: float = Field(description="Meeting time it ended (spoken) or was posted.")
+    audio: Attachment | None = Field(default=None, description="The synthesised answer (WAV), on audio.")
+    knowledge: list[str] = Field(default_factory=list, description="Ids of the knowledge items the answer gives.")
+    outcome: Literal["answered", "unknown", "deliverable"] = Field(description="What kind of answer it is.")
+    answerer: str = Field(default="offline", description="Who composed it: offline (deterministic) or the LLM's id.")
+
+
 class FileTransfer(_Event):
     """A file that crossed the files data channel, verified against its sha256."""
 
@@ -330,6 +364,8 @@ Event = Annotated[
     | AgentSpeechRecognised
     | AgentSpeechUnrecognised
     | ChatMessage
+    | QuestionAsked
+    | PersonaAnswer
     | FileTransfer
     | ScreenFrame
     | DocUpdate

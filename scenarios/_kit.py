@@ -14,6 +14,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from modylbench.scenarios._knowledge import Knowledge, KnowledgeItem, assemble
 from modylbench.scenarios._pointer import make_pointer
 from modylbench.scenarios._products import apply_mutations
 from modylbench.scenarios._schema import (
@@ -29,6 +30,9 @@ from modylbench.scenarios._schema import (
 )
 
 logger = logging.getLogger(__name__)
+
+__all__ = ["Knowledge", "KnowledgeItem", "Script", "assemble", "bullets", "count", "criterion", "number", "percent",
+           "text", "year"]
 
 NUMBER_TOLERANCE_PCT = 0.5
 """Default relative tolerance of a numeric fact, in %: a figure said to three significant digits."""

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from modylbench.scenarios._knowledge import Knowledge
 from modylbench.scenarios._pointer import parse_pointer
 from modylbench.scenarios._templates import ProductTemplate, derive_template, template_content
 
@@ -402,6 +403,9 @@ class Scenario(_Model):
     products: list[ProductSpec] = Field(default_factory=list, description="Work products in the shared document.")
     ground_truth: dict[str, float | str] = Field(
         default_factory=dict, description="Named values computed by the reference solution."
+    )
+    knowledge: Knowledge | None = Field(
+        default=None, description="What the persona knows and can be asked (never what the agent must produce)."
     )
 
     @field_validator("metadata", mode="before")

@@ -44,7 +44,7 @@ from modylbench.channels import (
     SharedDocument,
     sync_message,
 )
-from modylbench.personas import AgentActivity, PersonaOptions, ScriptedPersona, SpeechEngine
+from modylbench.personas import AgentActivity, OfflineAnswerer, PersonaOptions, ScriptedPersona, SpeechEngine
 from modylbench.record import (
     MAX_RECORD_LINE,
     AgentDone,
@@ -294,6 +294,9 @@ class MeetingOptions:
     faults: AgentFaults | None = None
     """Where the agent's runner reports its failures; recorded as ``agent_error`` events. A meeting the agent
     left after a fatal one ends as ``agent_error``."""
+    answerer: str | None = "offline"
+    """Who answers the agent's questions: ``offline`` (deterministic, from the scenario's knowledge) or None
+    (the persona plays its script whatever is asked). Scenarios without knowledge have no answerer."""
 
 
 class AgentEventRecorder:
@@ -381,9 +384,12 @@ class AgentEventRecorder:
             rec.emit(AgentSpeech(**common, onset=onset, offset=ev.time, transcript=text, audio=audio))
         elif isinstance(ev, AgentTranscript):
             self.pending_transcripts.append((ev.time, ev.text))
+            act.heard.append((ev.time, "audio", ev.text))
             act.acted_this_turn = True
         elif isinstance(ev, AgentChat):
-            rec.emit(ChatMessage(**rec.common(), sender="agent", text=ev.text))
+            common = rec.common()
+            rec.emit(ChatMessage(**common, sender="agent", text=ev.text))
+            act.heard.append((common["meeting_time"], "chat", ev.text))
             act.acted_this_turn = True
         elif isinstance(ev, AgentFile):
             common = rec.common()  # stamped on arrival, not after storing
@@ -501,6 +507,7 @@ async def run_meeting(
         "complete": False,
         "asr": opts.asr,
         "network": network_manifest(link),
+        "answerer": opts.answerer if scenario.knowledge is not None else None,
         **opts.extra_manifest,
     })
     SessionFolder(folder).write_manifest(manifest)
@@ -519,8 +526,9 @@ async def run_meeting(
     rec.doc = doc
     if opts.on_doc is not None:
         opts.on_doc(doc)
+    answerer = OfflineAnswerer(scenario) if opts.answerer == "offline" and scenario.knowledge is not None else None
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
-                              on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)))
+                              on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)), answerer=answerer)
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
     # The agent's failures: its runner's reports and its own (control ``error``), recorded alike.
     faults = opts.faults if opts.faults is not None else AgentFaults()

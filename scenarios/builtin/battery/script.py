@@ -45,6 +45,7 @@ from modylbench.scenarios.builtin.battery.data import (
     update_csv,
 )
 from modylbench.scenarios.builtin.battery.draws import draw_inputs
+from modylbench.scenarios.builtin.battery.knowledge import knowledge
 from modylbench.scenarios.builtin.battery.products import (
     BRIEFING,
     CHART,
@@ -173,7 +174,9 @@ def build(seed: int = 0) -> Scenario:
         handoff,
     ):
         phase(script, meeting)
-    return scenario(meeting, script, seed)
+    built = scenario(meeting, script, seed)
+    built.knowledge = knowledge(meeting, built)
+    return built
 
 
 # --------------------------------------------------------------------------- the meeting, phase by phase
@@ -260,7 +263,8 @@ def opening(script: Script, meeting: Meeting) -> None:
         channel="audio",
         rtype="clarification",
         wait=40,
-        utterance="Cell level, agreed; pack integration is a different fight. The NX pack is "
+        # Cell or pack level is withheld (knowledge.py): given when asked.
+        utterance="The NX pack is "
         f"{spoken(int(pack_first))} kilowatt-hours. On "
         "timing: if start of production is 2029, what does that imply for when a supplier's cells have to be real?",
         action="Explain the automotive sample gates: validated B-samples about two years before SOP (2027), C-samples "

@@ -38,6 +38,7 @@ from modylbench.scenarios.builtin.hypertension.data import (
     data_files,
 )
 from modylbench.scenarios.builtin.hypertension.instances import instance
+from modylbench.scenarios.builtin.hypertension.knowledge import knowledge
 from modylbench.scenarios.builtin.hypertension.products import (
     BAR_TITLE,
     CHART,
@@ -177,7 +178,9 @@ def build(seed: int = 0) -> Scenario:
     conclusion(meeting)
     time_pressure(meeting)
     handoff(meeting)
-    return scenario(inst, meeting, seed)
+    built = scenario(inst, meeting, seed)
+    built.knowledge = knowledge(meeting, built)
+    return built
 
 
 def opening(meeting: Meeting) -> None:
@@ -374,9 +377,9 @@ def baseline_table(meeting: Meeting) -> None:
         rtype="work_product",
         wait=90,
         utterance=(
-            "Fair, the SAP wins; I'd forgotten we put the ten milligram in the family. ANCOVA primary, Welch "
-            "supportive, both doses under Hochberg. Start the results tables with baseline characteristics: "
-            "numbers and age."
+            # Which analysis is primary is withheld (knowledge.py): given when asked.
+            "Fair, the SAP wins; I'd forgotten we put the ten milligram in the family. Start the results tables "
+            "with baseline characteristics: numbers and age."
         ),
         action="Create the results tables with a baseline tab: N randomised and age (mean, SD) by arm and overall.",
         facts=[
@@ -893,8 +896,8 @@ def secondary_endpoints(meeting: Meeting) -> None:
         rtype="analysis",
         wait=75,
         utterance=(
-            "You're right, that's my mistake; scratch the diastolic part. SAP definition: systolic under "
-            "one-forty, dropouts count as failures."
+            # The responder definition to use is withheld (knowledge.py): given when asked.
+            "You're right, that's my mistake; scratch the diastolic part."
         ),
         action="Compute responder rates on all randomised, the risk differences vs placebo with Wald 95% CIs, and add them.",
         facts=[

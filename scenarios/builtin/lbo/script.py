@@ -42,6 +42,7 @@ from .data import (
     quarterly_csv,
     term_sheet_csv,
 )
+from .knowledge import knowledge
 from .products import (
     LBO_SKELETON,
     MEMO_SKELETON,
@@ -223,6 +224,7 @@ def build(seed: int = 0) -> Scenario:
     stress_checks(script, room)
     handoff(script, room)
     scenario = _scenario(script, room)
+    scenario.knowledge = knowledge(room.data, room.sol, scenario)
     if seed:
         scenario.metadata["instance_seed"] = seed
     return scenario
@@ -802,9 +804,8 @@ def earnings_quality(script: Script, room: Room) -> None:
         phase="active_work",
         channel="audio",
         rtype="verbal",
-        utterance=f"Good catch. The {spoken_usd(sol.addbacks)} is the ERP migration in Q3 and severance from the Q2 reduction in "
-        f"force. QoE has both as supportable add-backs. We stay on {words(deal.ltm_ebitda)} adjusted, but I want it in "
-        "risks.",
+        # What the add-backs are and that QoE supports them is withheld (knowledge.py): given when asked.
+        utterance=f"Good catch. We stay on {words(deal.ltm_ebitda)} adjusted, but I want it in risks.",
         action=f"Keep {said.ltm_ebitda} adjusted, record reported EBITDA and the add-backs in the model, size the add-backs, flag "
         "for risks.",
         facts=[

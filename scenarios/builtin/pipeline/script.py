@@ -30,6 +30,7 @@ from modylbench.scenarios._schema import (
 )
 
 from .data import BACKLOG_NAME, EXPORT_NAME, REFRESH_NAME, SCENARIO_ID, TRANSITIONS, WEEKS, CrmData, Inputs
+from .knowledge import knowledge
 from .products import BOOKINGS_FORMULA, cell, criteria, funnel_rows, p_cell, sql_row
 from .solver import Solution, instance
 from .wording import kusd, musd, p_text, pc, r1
@@ -147,7 +148,9 @@ def build(seed: int = 0) -> Scenario:
         conversion_redefined(room),
         new_rep_blame(room),
     ]
-    return _scenario(script, room, edges)
+    built = _scenario(script, room, edges)
+    built.knowledge = knowledge(room, built)
+    return built
 
 
 def opening(script: Script, room: Room) -> None:

@@ -43,6 +43,7 @@ from modylbench.scenarios.builtin.supply_chain.data import (
     promo_demand_csv,
 )
 from modylbench.scenarios.builtin.supply_chain.draws import instance
+from modylbench.scenarios.builtin.supply_chain.knowledge import knowledge
 from modylbench.scenarios.builtin.supply_chain.products import (
     CHART,
     MEMO,
@@ -322,7 +323,9 @@ def build(seed: int = 0) -> Scenario:
         handoff,
     ):
         phase(script, meeting)
-    return scenario(meeting, script, seed)
+    built = scenario(meeting, script, seed)
+    built.knowledge = knowledge(meeting, built)
+    return built
 
 
 # --------------------------------------------------------------------------- the meeting, phase by phase
@@ -415,8 +418,8 @@ def opening(script: Script, meeting: Meeting) -> None:
         phase="context_setting",
         channel="data",
         rtype="analysis",
-        utterance="Pushing plants and DCs now. Capacities are Q4 cases, October through December. The fixed cost column in "
-        "the DC file is the quarter's lease and core staffing.",
+        # What the DC fixed costs are is withheld (knowledge.py): given when asked.
+        utterance="Pushing plants and DCs now. Capacities are Q4 cases, October through December.",
         action="Read both files, state total plant capacity and total DC throughput, and note that quarterly fixed costs do "
         "not change the flow decision.",
         facts=[

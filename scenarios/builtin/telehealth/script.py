@@ -37,6 +37,7 @@ from modylbench.scenarios.builtin.telehealth.data import (
     key,
 )
 from modylbench.scenarios.builtin.telehealth.instances import inputs
+from modylbench.scenarios.builtin.telehealth.knowledge import knowledge
 from modylbench.scenarios.builtin.telehealth.products import (
     MODEL,
     SCORECARD,
@@ -147,7 +148,7 @@ def build(seed: int = 0) -> Scenario:
     handoff(meeting)
 
     script = meeting.script
-    return Scenario(
+    scenario = Scenario(
         scenario_id=SCENARIO_ID,
         vertical="Business Strategist",
         title="SEA Telehealth Market Entry Strategy",
@@ -177,6 +178,8 @@ def build(seed: int = 0) -> Scenario:
         products=product_specs(script.contents),
         ground_truth=ground_truth(sol),
     )
+    scenario.knowledge = knowledge(inp, scenario)
+    return scenario
 
 
 # ----------------------------------------------------------------------------- who, why
@@ -1343,8 +1346,8 @@ def projection(meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         utterance=(
-            "Pre-tax; we'll carry losses through year five anyway. Terminal value on perpetuity growth at "
-            f"{words(inp.terminal_growth_pct)} percent. Start with year one for {lead}."
+            # The tax basis and the terminal-value method are withheld (knowledge.py): given when asked.
+            f"Start with year one for {lead}."
         ),
         action="Build year 1 of the projection: SAM, share, revenue, contribution, opex, EBITDA.",
         facts=[

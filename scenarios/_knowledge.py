@@ -1,0 +1,245 @@
+"""What the persona knows (docs/authoring.md "What the persona knows"), kept apart from what the agent must produce.
+
+A ``Knowledge`` holds the inputs, constraints and preferences of the meeting, the contents of its files,
+and the people and organisation in it: each a ``KnowledgeItem`` with a label the persona can be asked by
+and a value taken from the builder's data. Some items are ``withheld``: the persona gives them only when
+asked. Nothing here is an answer the agent is scored on unless the agent is shown it anyway
+(``knowledge_leaks`` says which are not).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from modylbench.scenarios._templates import humanise
+from modylbench.scenarios._values import as_number, quantities, spoken_to_digits
+
+if TYPE_CHECKING:
+    from modylbench.scenarios._schema import DataFile, HumanPersona, Scenario
+
+logger = logging.getLogger(__name__)
+
+KnowledgeKind = Literal["input", "constraint", "preference", "file", "person", "organisation"]
+KNOWLEDGE_KINDS: tuple[str, ...] = KnowledgeKind.__args__  # type: ignore[attr-defined]
+
+MAX_FILE_ROWS = 40
+"""A data file with more rows than this is known by its shape (columns, rows), not cell by cell: the agent
+has the file, and the persona does not recite a CRM export."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class KnowledgeItem(_Model):
+    """One thing the persona knows and can be asked about."""
+
+    id: str = Field(min_length=1, max_length=200, description="Stable id, unique within the scenario's knowledge.")
+    kind: KnowledgeKind = Field(description="input, constraint, preference, file (a file's contents), person or organisation.")
+    label: str = Field(min_length=1, description="What the item is, as a person would name it ('senior interest rate').")
+    value: float | str = Field(description="The value, from the builder's data (never typed by hand).")
+    unit: str = Field(default="", description="Unit the value is said in: %, $M, x, days ... ('' for text and counts).")
+    aliases: list[str] = Field(default_factory=list, description="Other ways of naming it that the persona recognises.")
+    source: str = Field(default="", description="Where it comes from: a file name, 'the term sheet', 'fund policy'.")
+    note: str = Field(default="", description="What the persona adds when giving it ('cash, all-in').")
+    withheld: bool = Field(default=False, description="Given only when asked; the script never volunteers it.")
+    turn: int | None = Field(default=None, ge=0, description="Withheld items: the turn from which the agent needs it.")
+    ask: str = Field(default="", description="Withheld items: how a participant would ask for it (the oracle asks this).")
+    answer: str = Field(default="", description="The persona's own words for it; '' renders the kind's template.")
+
+
+class Knowledge(_Model):
+    """Everything the persona of one scenario knows; exported with the scenario, never an answer."""
+
+    items: list[KnowledgeItem] = Field(default_factory=list, description="What the persona can be asked about.")
+    unknown: str = Field(
+        default="",
+        description="What the persona says when it does not know: the assumption a person in its role would give "
+        "('' uses the default wording).",
+    )
+
+    def item(self, item_id: str) -> KnowledgeItem | None:
+        """The item with this id, if any."""
+        return next((i for i in self.items if i.id == item_id), None)
+
+    @property
+    def withheld(self) -> list[KnowledgeItem]:
+        """The items given only when asked."""
+        return [i for i in self.items if i.withheld]
+
+
+# --------------------------------------------------------------------------- generic parts, from the scenario
+
+
+def _cell(v: str) -> float | str:
+    n = as_number(v)
+    return float(n) if n is not None else v.strip()
+
+
+def file_items(f: DataFile) -> list[KnowledgeItem]:
+    """What the persona knows of a data file: its shape, and for a small CSV its rows (labelled by the first
+    column) cell by cell; a Markdown or text file by its description."""
+    stem = f.name.rsplit(".", 1)[0]
+    base = [KnowledgeItem(id=f"file.{stem}", kind="file", label=f"{humanise(stem)} file",
+                          value=f.description or f.name, source=f.name,
+                          aliases=[f.name, humanise(stem)])]  # fmt: skip
+    if f.media_type != "text/csv" and not f.name.endswith(".csv"):
+        return base
+    rows = list(csv.reader(io.StringIO(f.content)))
+    if not rows:
+        return base
+    header, body = rows[0], [r for r in rows[1:] if r]
+    base.append(KnowledgeItem(id=f"file.{stem}.columns", kind="file", label=f"columns of {humanise(stem)}",
+                              value=", ".join(header), source=f.name,
+                              aliases=[f"what is in {f.name}", f"{humanise(stem)} fields"]))  # fmt: skip
+    # No row count: counting a file's rows is often what the agent is asked to do.
+    if len(body) > MAX_FILE_ROWS or len(header) < 2:
+        return base
+    units = [i for i, h in enumerate(header) if h.strip().lower() == "unit"]
+    seen: set[str] = set()
+    for r in body:
+        name = r[0].strip()
+        if not name:
+            continue
+        values = [(i, header[i], r[i]) for i in range(1, min(len(r), len(header))) if i not in units and r[i].strip()]
+        unit = r[units[0]].strip() if units and units[0] < len(r) else ""
+        numeric = [(i, h, v) for i, h, v in values if as_number(v) is not None]
+        for _, h, v in values:
+            one = len(numeric) <= 1 and as_number(v) is not None
+            label = humanise(name) if one else f"{humanise(name)} {humanise(h)}"
+            iid = f"file.{stem}.{name}" if one else f"file.{stem}.{name}.{h}"
+            if iid in seen:
+                continue
+            seen.add(iid)
+            base.append(KnowledgeItem(id=iid[:200], kind="file", label=label, value=_cell(v),
+                                      unit=unit if as_number(v) is not None else "", source=f.name))  # fmt: skip
+    return base
+
+
+def people_items(persona: HumanPersona | str, organisation: str = "",
+                 others: Sequence[tuple[str, str]] = ()) -> list[KnowledgeItem]:  # fmt: skip
+    """The persona, its organisation and the other people the meeting names (name, who they are)."""
+    if isinstance(persona, str):
+        return [KnowledgeItem(id="person.persona", kind="person", label="who you are", value=persona)]
+    out = [
+        KnowledgeItem(id="person.persona", kind="person", label="your name", value=persona.name,
+                      aliases=["your full name", "name of the person I am speaking with"]),
+        KnowledgeItem(id="person.role", kind="person", label="your role", value=persona.role,
+                      aliases=["your job title", "your position"]),
+    ]
+    if persona.goals:
+        out.append(KnowledgeItem(id="person.goals", kind="preference", label="what you want from this meeting",
+                                 value="; ".join(persona.goals), aliases=["your goal", "your priorities"]))
+    org = organisation or (persona.role.split(",", 1)[1].split("(")[0].strip() if "," in persona.role else "")
+    if org:
+        out.append(KnowledgeItem(id="organisation", kind="organisation", label="your organisation", value=org,
+                                 aliases=["your company", "your firm", "company you work for"]))
+    for name, who in others:
+        out.append(KnowledgeItem(id=f"person.{name.split()[0].lower()}", kind="person", label=f"{name}'s role",
+                                 value=f"{name} is {who}", aliases=[f"who {name} is", f"{name}'s job"]))
+    return out
+
+
+def assemble(scenario: Scenario, inputs: Iterable[KnowledgeItem], *, organisation: str = "",
+             others: Sequence[tuple[str, str]] = (), unknown: str = "") -> Knowledge:  # fmt: skip
+    """The persona's knowledge: the builder's ``inputs`` (inputs, constraints, preferences, withheld facts),
+    then the people and organisation, then the contents of the scenario's files."""
+    items = list(inputs)
+    items += people_items(scenario.human_persona, organisation, others)
+    for f in scenario.data_files:
+        items += file_items(f)
+    ids = [i.id for i in items]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"knowledge of {scenario.scenario_id}: duplicate item id {dupes[0]!r}")
+    return Knowledge(items=items, unknown=unknown)
+
+
+# --------------------------------------------------------------------------- what the agent is shown, produces
+
+
+def shown_text(scenario: Scenario, upto_turn: int | None = None) -> str:
+    """Everything the agent is shown (briefing, what the persona says and posts, slides, files), up to and
+    including turn ``upto_turn`` (all turns when None)."""
+    import json
+
+    from modylbench.scenarios._briefing import briefing
+
+    parts = [json.dumps(briefing(scenario), ensure_ascii=False)]
+    pushed: set[str] = set()
+    for t in scenario.turns:
+        if upto_turn is not None and t.turn_index > upto_turn:
+            break
+        parts += [t.human_utterance, t.chat_message or ""]
+        if t.screen is not None:
+            parts.append(t.screen.model_dump_json())
+        pushed |= set(t.files)
+    parts += [f.content for f in scenario.data_files if f.name in pushed]
+    return "\n".join(parts)
+
+
+def _leaves(v: Any) -> Iterable[Any]:
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _leaves(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _leaves(x)
+    else:
+        yield v
+
+
+def expected_values(scenario: Scenario) -> list[tuple[str, float | str]]:
+    """What the agent must produce, as (where, value): the ground truth, the turns' expected facts and the
+    reference products' figures."""
+    out: list[tuple[str, float | str]] = [(f"ground_truth.{k}", v) for k, v in scenario.ground_truth.items()]
+    for t in scenario.turns:
+        out += [(f"turns[{t.turn_index}].{f.id}", f.value) for f in t.expected_facts]
+    for p in scenario.products:
+        for v in _leaves(p.reference):
+            n = as_number(v) if not isinstance(v, bool) else None
+            if n is not None:
+                out.append((f"product.{p.product_id}", float(n)))
+    return out
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= max(1e-9, 0.005 * abs(b))
+
+
+def knowledge_leaks(scenario: Scenario, knowledge: Knowledge | None = None) -> list[str]:
+    """Knowledge items holding an expected output's value that the agent is not shown anyway (one line each).
+
+    A figure counts as shown when it is said, posted, drawn or in a pushed file anywhere in the meeting; a
+    withheld item is shown when asked, so it may hold an input the products echo. Text values count when the
+    same text is an expected fact's value."""
+    k = knowledge if knowledge is not None else scenario.knowledge
+    if k is None:
+        return []
+    text = shown_text(scenario)
+    shown = [q.value for q in quantities(text) + quantities(spoken_to_digits(text))]
+    for f in scenario.data_files:
+        for row in csv.reader(io.StringIO(f.content)):
+            shown += [float(n) for n in map(as_number, row) if n is not None]
+    expected = expected_values(scenario)
+    out = []
+    for item in k.items:
+        if item.withheld:
+            continue
+        if isinstance(item.value, str):
+            for where, v in expected:
+                if isinstance(v, str) and v.strip().lower() == item.value.strip().lower() and where.startswith("turns"):
+                    if item.value.lower() not in shown_text(scenario).lower():
+                        out.append(f"{item.id}: holds {where} ({v!r}), never shown to the agent")
+            continue
+        val = float(item.value)
+        hits = [where for where, v in expected if not isinstance(v, str) and _same(val, float(v))]
+        if hits and not any(_same(val, s) or _same(val * 100.0, s) or _same(val / 100.0, s) for s in shown):
+            out.append(f"{item.id}: holds {hits[0]} ({val:g}), never shown to the agent")
+    return out
