@@ -4,6 +4,7 @@
     python benchmarks/bench_network.py                       # oracle and the echo example, every profile
     python benchmarks/bench_network.py --agents oracle --profiles clean,loss=5%
     python benchmarks/bench_network.py --cpu-only
+    python benchmarks/bench_network.py --agents pipecat       # the Pipecat example, its model a local server
 
 Each cell is one real-time meeting of the mini fixture (4 turns, speech, chat, a file, the shared document,
 ~17 s) on loopback with the profile applied to its packets (seed 0), scored by the offline judge. Columns:
@@ -11,26 +12,62 @@ score; the agent's median response latency (``latency_ms``: persona speech end t
 the one-way delay the network added toward the agent (mean, as delivered); the persona's audio frames sent
 over 20 ms late (its schedule under the profile); the file push time (send to the agent's verified
 acknowledgement); loss toward the agent as sent and as the agent's RTCP reported it; and the
-network_impaired flag. The Pipecat integration needs a model server and is not part of the default run.
+network_impaired flag.
+
+``pipecat`` is examples/pipecat_agent.py as a ``py:pipecat_agent:play`` agent (its own process over WebRTC):
+Pipecat's OpenAI LLM service streams from a local OpenAI-compatible server (tests/scoring/openai_server.py)
+playing the scripted model of tests/integrations/test_pipecat.py (the mini fixture's answers, tool calls
+included); it hears the persona through the meeting's captions (no STT) and speaks with the embedded eSpeak
+TTS. Needs the ``pipecat`` extra; not in the default run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"
 PROFILES = ["clean", "home-wifi", "mobile", "congested", "lossy-burst", "loss=2%", "loss=5%", "loss=10%"]
-AGENTS = {"oracle": "oracle", "echo": f"cmd:{sys.executable} {ROOT / 'examples' / 'echo_agent.py'}"}
+AGENTS = {"oracle": "oracle", "echo": f"cmd:{sys.executable} {ROOT / 'examples' / 'echo_agent.py'}",
+          "pipecat": "py:pipecat_agent:play"}
+MODEL_ENV = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "MODYLBENCH_AGENT_MODEL")
+"""What the Pipecat agent's process is given of ours: where its model is."""
+
+
+@contextlib.contextmanager
+def agent_backend(agent: str) -> Iterator[None]:
+    """What the agent needs running beside the meeting: for ``pipecat``, the scripted local model server, named
+    in the environment its process inherits."""
+    if agent != "pipecat":
+        yield
+        return
+    sys.path[:0] = [str(ROOT), str(ROOT / "examples")]  # tests.* (the model, the server) and pipecat_agent
+    from tests.integrations.test_pipecat import brain
+    from tests.scoring.openai_server import Script, openai_server
+
+    with openai_server(Script(reply=brain)) as base_url:
+        saved = {k: os.environ.get(k) for k in MODEL_ENV}
+        os.environ.update(OPENAI_BASE_URL=base_url, OPENAI_API_KEY="none", MODYLBENCH_AGENT_MODEL="brain")
+        try:
+            yield
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
 
 
 async def one_cell(agent: str, profile: str, folder: Path) -> dict[str, Any]:
@@ -55,7 +92,8 @@ async def one_cell(agent: str, profile: str, folder: Path) -> dict[str, Any]:
 
     spec = RunSpec(scenarios["mini_fixture"], AGENTS[agent], folder, transport="webrtc",
                    meeting=MeetingOptions(judges=["offline"]),
-                   link=LinkOptions(network=parse_profile(profile), network_seed=0), agent_name=agent)  # fmt: skip
+                   link=LinkOptions(network=parse_profile(profile), network_seed=0), agent_name=agent,
+                   agent_env=MODEL_ENV if agent == "pipecat" else ())  # fmt: skip
     t0 = time.monotonic()
     result = await run_one(spec, on_link=on_link)
     wall = time.monotonic() - t0
@@ -81,6 +119,7 @@ async def one_cell(agent: str, profile: str, folder: Path) -> dict[str, Any]:
         "file_s": file_times[0] if file_times else None, "wall_s": round(wall, 1),
         "round_trip_ms": down.get("round_trip_ms"), "nacks_from_agent": net.get("from_agent", {}).get("nacks"),
         "sctp_retransmissions": down.get("sctp_retransmissions"),
+        "turn_ends": [e.reason for e in events if e.event == "turn_end"],
     }  # fmt: skip
 
 
@@ -136,10 +175,11 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-network-") as tmp:
         for agent in args.agents.split(","):
-            for i, profile in enumerate(p for p in args.profiles.split(",") if p):
-                row = asyncio.run(one_cell(agent, profile, Path(tmp) / f"{agent}-{i}"))
-                rows.append(row)
-                print(json.dumps(row), flush=True)
+            with agent_backend(agent):
+                for i, profile in enumerate(p for p in args.profiles.split(",") if p):
+                    row = asyncio.run(one_cell(agent, profile, Path(tmp) / f"{agent}-{i}"))
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
     print()
     print("| agent | network | score | flags | median latency ms | added delay ms | loss to agent | "
           "persona late frames | file s | RTT ms |")
