@@ -39,7 +39,7 @@ from modylbench.scoring._models import (
     Verdict,
 )
 from modylbench.scoring._mutations import compute_metrics
-from modylbench.scoring._network import network_flags
+from modylbench.scoring._network import NETWORK_EXCUSED_FLAG, network_excused, network_flags
 
 logger = logging.getLogger(__name__)
 
@@ -375,7 +375,8 @@ def _scenario_floors(
     flags: list[str] = []
     # The journey's substance: turns with something to be right about (facts, expected edits, a curveball).
     truth = [t.score for t, it in zip(turns, run.turn_items, strict=True)
-             if t.score is not None and (it.turn.expected_facts or it.expected_edits or it.turn.edge_case)]
+             if t.score is not None and NETWORK_EXCUSED_FLAG not in t.flags
+             and (it.turn.expected_facts or it.expected_edits or it.turn.edge_case)]
     substance = sum(truth) / len(truth) if truth else journey
     if substance is not None and destination is not None:
         cap = min(substance, destination) + F.BALANCE_MARGIN
@@ -437,7 +438,13 @@ def _finish(
     unscored += [
         f"product {p.product_id or p.output_type}: {p.unscored_reason}" for p in products if p.score is None
     ]
-    journey = _mean([t.score for t in turns if t.score is not None])
+    # What the network destroyed is not charged to the agent: a turn the network impaired that scored below
+    # the agent's other turns is left out of the journey (flag network_excused); it can excuse, never lift.
+    excused = network_excused(run.responses.measurements or {}, turns)
+    for t in turns:
+        if t.turn_index in excused:
+            t.flags.append(NETWORK_EXCUSED_FLAG)
+    journey = _mean([t.score for t in turns if t.score is not None and t.turn_index not in excused])
     destination = _mean([p.score for p in products if p.score is not None])
     total = F.combine(journey, destination)
     flags: list[str] = []

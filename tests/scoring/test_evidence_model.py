@@ -281,3 +281,26 @@ def test_an_answer_two_turns_late_is_not_credited() -> None:
     speech = ["Let me come back on that."] * 2 + w.speech[:-2]
     card = _score(ADV.emit(sc, "late2", ADV.Work(speech, w.chat, w.edits)))
     assert card.modylbench_score is not None and card.modylbench_score < 6.0
+
+
+def test_what_the_network_destroyed_is_not_charged_to_the_agent() -> None:
+    """A turn whose speech the network lost, answered badly, is left out of the journey; a turn it impaired
+    that the agent answered well keeps its score."""
+    sc = LBO
+    line = ADV.emit(sc, "net", ADV.reference_work(sc))
+    lost = 7
+    for t in line["turns"]:
+        if t["turn_index"] == lost:
+            t["agent_response"] = ""
+            t.pop("chat_messages", None)
+    plain = _score(copy.deepcopy(line))
+    line["measurements"] = {"network": {"impaired": [
+        {"turn_index": lost, "kind": "speech_to_agent", "lost_pct": 12.0},
+        {"turn_index": 3, "kind": "speech_to_agent", "lost_pct": 6.0},
+    ]}}
+    card = _score(line)
+    by = {t.turn_index: t for t in card.turns}
+    assert "network_excused" in by[lost].flags and "network_excused" not in by[3].flags
+    assert "network_impaired" in card.flags
+    assert card.journey is not None and plain.journey is not None and card.journey > plain.journey
+    assert card.journey == pytest.approx(sum(t.score for t in card.turns if t.turn_index != lost) / (len(card.turns) - 1))
