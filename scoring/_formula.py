@@ -107,7 +107,7 @@ def correctness_bound(passed: int, required: int) -> float | None:
     return 1.0 + 9.0 * passed / required
 
 
-def evidence_cap(on_time: int, expected: int) -> float | None:
+def evidence_cap(on_time: float, expected: float) -> float | None:
     """The most a product may score for the share of its expected edits made in time, or None (no cap).
 
     A slope, not a cliff: 1 + 9 × share, so 10 with every edit shown in time, 5.5 with half, 1.0 with

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ class _Run:
     metrics: MutationMetrics
     turn_items: list[TurnItem]
     product_items: list[ProductItem]
-    product_evidence: list[tuple[int, int] | None]  # (matched, expected) per product item
+    product_evidence: list[tuple[int, int, float, float] | None]  # (matched, expected, and weighted) per product
     full_turns: int  # turns of the whole scenario (the scheduled one may be a slice)
     replay_errors: int  # the agent's edits that could not be replayed onto its products
 
@@ -74,6 +75,34 @@ def _published_seed(scenario_id: str) -> int | None:
     if scenario_id not in builtin_ids():
         return None
     return builtin.build(scenario_id, 0).seed
+
+
+def _public_edits(scenario: Scenario) -> set[int]:
+    """Indices of the expected edits a fresh built-in instance shares with the published one (same turn,
+    part and value): public through seed 0's export. Empty for the published instance and scenario files."""
+    instance = instance_of(scenario)
+    if not instance:
+        return set()
+    key = (scenario.scenario_id, instance, id(scenario))
+    hit = _PUBLIC_EDITS.get(key)
+    if hit is None:
+        from modylbench.scenarios import builtin
+
+        published = builtin.build(scenario.scenario_id, 0)
+
+        def sig(m: Any) -> tuple[int, str, str, str, str]:
+            return (m.turn_index, m.product_id, m.path, m.mutation_type,
+                    json.dumps(m.value if m.value is not None else m.expected_value, sort_keys=True, default=str))
+
+        seen = {sig(m) for m in published.expected_mutations}
+        hit = {i for i, m in enumerate(scenario.expected_mutations) if sig(m) in seen}
+        if len(_PUBLIC_EDITS) > 32:
+            _PUBLIC_EDITS.clear()
+        _PUBLIC_EDITS[key] = hit
+    return hit
+
+
+_PUBLIC_EDITS: dict[tuple[str, int, int], set[int]] = {}
 
 
 def instance_of(scenario: Scenario) -> int | None:
@@ -270,7 +299,18 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             for m, ev in zip(scenario.expected_mutations, evidence, strict=True)
             if e.product_id and m.product_id == e.product_id and ev is not None
         ]
-        product_evidence.append((sum(1 for ev in evs if ev.counts), len(evs)) if evs else None)
+        # Expected edits a fresh instance shares with the published one (seed 0's export) count half: they
+        # are public already, like the facts of that kind (docs/scoring.md, "What counts as evidence").
+        public = _public_edits(scenario)
+        wevs = [
+            (0.5 if i in public else 1.0, ev)
+            for i, (m, ev) in enumerate(zip(scenario.expected_mutations, evidence, strict=True))
+            if e.product_id and m.product_id == e.product_id and ev is not None
+        ]
+        product_evidence.append(
+            (sum(1 for ev in evs if ev.counts), len(evs), sum(w for w, ev in wevs if ev.counts), sum(w for w, _ in wevs))
+            if evs else None
+        )
     return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, product_evidence, full_turns,
                 found.replay_errors)
 
@@ -317,7 +357,7 @@ def _score_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
 
 
 def _score_product(
-    item: ProductItem, verdicts: list[Verdict], evidence: tuple[int, int] | None
+    item: ProductItem, verdicts: list[Verdict], evidence: tuple[int, int, float, float] | None
 ) -> ProductScore:
     e = item.expected
     checks = [
@@ -327,7 +367,7 @@ def _score_product(
     required = [c for c in item.checks if c.required]
     bound = F.correctness_bound(sum(c.passed for c in required), len(required))
     pid = e.product_id or (item.delivered.product_id if item.delivered else None)
-    matched, total = evidence if evidence is not None else (None, None)
+    matched, total = (evidence[0], evidence[1]) if evidence is not None else (None, None)
     common: dict[str, Any] = {
         "product_id": pid,
         "output_type": e.output_type,
@@ -358,7 +398,7 @@ def _score_product(
     score, capped = F.product_score(dims)
     if capped:
         flags.append("hard_floor")
-    cap = F.evidence_cap(matched, total) if matched is not None and total else None
+    cap = F.evidence_cap(evidence[2], evidence[3]) if evidence is not None and evidence[3] else None
     if cap is not None:
         score = min(score, cap)
         capped = True
