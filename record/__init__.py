@@ -1,5 +1,6 @@
 """Session-record types and storage: typed events, the hash-chained record, the responses shape."""
 
+from modylbench.record._basis import CLEAN_NETWORK, POOLED, SEPARATE, RunBasis, label, labels, separating
 from modylbench.record._derive import derive_responses, rebuild_doc
 from modylbench.record._doc import MAX_NESTING, new_product, products_json, products_root, to_yjs
 from modylbench.record._events import (
@@ -72,6 +73,7 @@ from modylbench.record._store import (
 from modylbench.record._version import package_version
 
 __all__ = [
+    "CLEAN_NETWORK", "POOLED", "SEPARATE", "RunBasis", "label", "labels", "separating",
     "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "QuestionAsked", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordLineTooLong", "MAX_RECORD_LINE", "RecordRead", "RecordWriter", "ScenarioResponses",

@@ -27,6 +27,7 @@ from modylbench.record._events import (
     AgentSpeechUnrecognised,
 )
 from modylbench.record._folder import SessionFolder
+from modylbench.scenarios import MAX_RECOGNITION_LINE, bounded_lines
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +43,6 @@ HEARD_SHARE_MIN = 0.6
 Recognisers drop and misspell words and write figures their own way; a transcript that is mostly heard
 is not flagged, one that is mostly not is (and only the heard text counts either way).
 """
-MAX_RECOGNITION_LINE = 1024 * 1024
-"""Longest line read from ``recognition.jsonl``; a longer one is skipped unread."""
 
 _WORD = re.compile(r"[\w.%$€£-]+", re.UNICODE)
 
@@ -179,11 +178,9 @@ def read_recognition(folder: str | os.PathLike[str]) -> list[Recognition]:
     except FileNotFoundError:
         return out
     with fh:
-        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_RECOGNITION_LINE + 1), b""), 1):
-            if len(raw) > MAX_RECOGNITION_LINE:
+        for lineno, raw in bounded_lines(fh, MAX_RECOGNITION_LINE):
+            if raw is None:
                 logger.warning("%s:%d: line too long; skipped", path, lineno)
-                while raw and not raw.endswith(b"\n"):
-                    raw = fh.readline(MAX_RECOGNITION_LINE + 1)
                 continue
             if not raw.strip():
                 continue

@@ -24,11 +24,11 @@ from pydantic import BaseModel, ValidationError
 
 from modylbench.record._events import Attachment, parse_event
 from modylbench.record._folder import SessionFolder
+from modylbench.scenarios import MAX_RECORD_LINE, bounded_lines
 
 logger = logging.getLogger(__name__)
 
 GENESIS = "0" * 64
-MAX_RECORD_LINE = 64 * 1024 * 1024
 MAX_EVENT_DEPTH = 16
 """Deepest JSON nesting an event can have (the deepest, an attachment inside an event, is 3 levels)."""
 
@@ -216,17 +216,12 @@ def read_record(folder: str | os.PathLike[str], verify: bool = True) -> RecordRe
     out = RecordRead()
     prev = GENESIS
     with path.open("rb") as fh:
-        lineno = 0
-        while True:
-            raw = fh.readline(MAX_RECORD_LINE + 1)
-            if not raw:
-                break
-            lineno += 1
+        for lineno, raw in bounded_lines(fh, MAX_RECORD_LINE):
             where = f"{path.name}:{lineno}"
-            complete = raw.endswith(b"\n")
-            if not complete and len(raw) > MAX_RECORD_LINE:  # not a cut write: the writer never writes such lines
+            if raw is None:  # not a cut write: the writer never writes such lines
                 raise RecordIntegrityError(f"{where}: line longer than {MAX_RECORD_LINE // (1024 * 1024)} MiB "
                                            "(the record is corrupt)")
+            complete = raw.endswith(b"\n")
             try:
                 # NaN/Infinity are not JSON, and the writer never writes them (allow_nan=False).
                 env = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)

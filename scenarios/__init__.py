@@ -3,6 +3,13 @@
 from modylbench.scenarios._align import MISSING, Aligner, leaves, text_credit, value_credit
 from modylbench.scenarios._briefing import briefing, deliverables
 from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check, text_of
+from modylbench.scenarios._jsonl import (
+    MAX_RECOGNITION_LINE,
+    MAX_RECORD_LINE,
+    MAX_RESPONSES_LINE,
+    MAX_SCENARIO_LINE,
+    bounded_lines,
+)
 from modylbench.scenarios._knowledge import (
     KNOWLEDGE_KINDS,
     Knowledge,
@@ -75,6 +82,7 @@ from modylbench.scenarios._values import (
 )
 
 __all__ = [
+    "MAX_RECOGNITION_LINE", "MAX_RECORD_LINE", "MAX_RESPONSES_LINE", "MAX_SCENARIO_LINE", "bounded_lines",
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
     "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",

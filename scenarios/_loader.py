@@ -11,12 +11,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from modylbench.scenarios._jsonl import MAX_SCENARIO_LINE, bounded_lines
 from modylbench.scenarios._public import merge_extensions
 from modylbench.scenarios._schema import Scenario
 
 logger = logging.getLogger(__name__)
 
-MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_LINE_BYTES = MAX_SCENARIO_LINE
 MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_PROBLEMS = 20
 
@@ -120,13 +121,8 @@ def _decode(data: bytes, where: str, cut: bool = False) -> Any:
 
 def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     with path.open("rb") as fh:
-        lineno = 0
-        while True:
-            line = fh.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                return
-            lineno += 1
-            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        for lineno, line in bounded_lines(fh, MAX_LINE_BYTES):
+            if line is None:
                 raise ScenarioLoadError(
                     [f"{path.name}:{lineno}: line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB"]
                 )

@@ -1,7 +1,7 @@
 """Speech recognition of the agent's audio through an OpenAI-compatible ``audio/transcriptions`` endpoint.
 
 ``--asr openai/MODEL[@BASE_URL]``: each agent speech segment (a WAV attachment of the record) is sent once it
-has closed; the judge's rules apply (``_llm.py``): the same timeout, retries on the same statuses with the same
+has closed; the judge's rules apply (one loop for both, ``_openai_call.py``): the same timeout, retries on the same statuses with the same
 backoff and Retry-After, a stop after ``OUTAGE_ITEMS`` segments in a row fail on the server's side, and an
 on-disk cache of answers keyed by (model, audio hash). A failure is a reason, never a guessed text.
 """
@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from modylbench.record import ModelSpec, ModelSpecError
-from modylbench.scoring._llm import OUTAGE_ITEMS, RETRYABLE_STATUS, _retry_after, api_key_for, retry_delay
+from modylbench.scoring._llm import OUTAGE_ITEMS, api_key_for
+from modylbench.scoring._openai_call import Unusable, ask_with_retries
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class Heard:
     reason: str | None = None
 
 
-class _Garbage(Exception):
+class _Garbage(Unusable):
     """An answer that is not a transcription; retried, then recorded as the reason."""
 
 
@@ -186,41 +187,21 @@ class SpeechRecogniser:
 
     async def _ask(self, wav: bytes) -> tuple[Heard, bool]:
         """The text, and whether the last attempt failed on the server's side (an outage sign)."""
-        import openai
-
         client = self._get_client()
-        last = "no attempt made"
-        server_failed = False
-        for attempt in range(self.max_attempts):
-            retry_after: float | None = None
-            server_failed = False
-            try:
-                self.calls += 1
-                kwargs = {"language": self.language} if self.language else {}
-                result = await client.audio.transcriptions.create(  # type: ignore[attr-defined]
-                    model=self.model, file=("segment.wav", wav, "audio/wav"), response_format="json", **kwargs
-                )
-                return Heard(_text_of(result)), False
-            except _Garbage as exc:
-                last = str(exc)
-            except openai.APITimeoutError:
-                last = f"timed out after {self.timeout_s:g}s"
-                server_failed = True
-            except openai.APIStatusError as exc:
-                last = f"HTTP {exc.status_code}"
-                if exc.status_code not in RETRYABLE_STATUS:
-                    return Heard(None, f"{last}: {exc.message[:200]}"), False
-                server_failed = True
-                retry_after = _retry_after(exc.response.headers.get("retry-after"))
-            except openai.APIConnectionError as exc:
-                last = f"connection error ({exc.__class__.__name__})"
-                server_failed = True
-            except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, RecursionError) as exc:
-                last = f"malformed answer ({exc.__class__.__name__}: {str(exc)[:120]})"
-            logger.info("speech recognition %s attempt %d failed: %s", self.name, attempt + 1, last)
-            if attempt + 1 < self.max_attempts:
-                await self._sleep(retry_delay(attempt, retry_after, self.backoff_s, self.max_backoff_s))
-        return Heard(None, f"{last} (after {self.max_attempts} attempts)"), server_failed
+
+        async def attempt() -> str:
+            self.calls += 1
+            kwargs = {"language": self.language} if self.language else {}
+            result = await client.audio.transcriptions.create(  # type: ignore[attr-defined]
+                model=self.model, file=("segment.wav", wav, "audio/wav"), response_format="json", **kwargs
+            )
+            return _text_of(result)
+
+        got = await ask_with_retries(
+            attempt, what=f"speech recognition {self.name}", max_attempts=self.max_attempts,
+            timeout_s=self.timeout_s, backoff_s=self.backoff_s, max_backoff_s=self.max_backoff_s, sleep=self._sleep,
+        )
+        return Heard(got.value, got.failure), got.server_failed
 
 
 def _text_of(result: object) -> str:

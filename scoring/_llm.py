@@ -21,12 +21,12 @@ from typing import Any
 
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import Verdict
+from modylbench.scoring._openai_call import Unusable, ask_with_retries
 
 logger = logging.getLogger(__name__)
 
 PROMPT_VERSION = "modylbench-judge-v2"
 MAX_CONTENT_CHARS = 12000
-RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 # Items in a row that fail every attempt on the server's side (connection, timeout, 408/409/429/5xx)
 # before the judge stops asking: a server that is down costs a few items' retries, not every item's.
 OUTAGE_ITEMS = 3
@@ -45,7 +45,7 @@ class JudgeConfigError(ValueError):
     """The LLM judge cannot be set up (no key, no base URL)."""
 
 
-class _Unscorable(Exception):
+class _Unscorable(Unusable):
     """A judge answer that does not validate; retried, then recorded as the unscored reason."""
 
 
@@ -380,77 +380,33 @@ class OpenAIJudge(Judge):
             await client.close()
         return [t.result() for t in tasks]
 
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        return retry_delay(attempt, retry_after, self.backoff_s, self.max_backoff_s)
-
     async def _ask(self, client: Any, item: Item, inputs: dict[str, Any]) -> tuple[Verdict, bool]:
         """The verdict, and whether the last attempt failed on the server's side (an outage sign)."""
-        import openai
 
-        last = "no attempt made"
-        server_failed = False
-        for attempt in range(self.max_attempts):
-            retry_after: float | None = None
-            server_failed = False
+        async def attempt() -> Verdict:
             nonce = secrets.token_hex(8)
-            try:
-                self.calls += 1
-                completion = await client.chat.completions.create(
-                    model=self.model,
-                    messages=build_messages(inputs, nonce),
-                    response_format=response_format(item.dimensions),
-                    temperature=0,
-                )
-                choice = completion.choices[0] if completion.choices else None
-                if choice is None:
-                    raise _Unscorable("no choices in the answer")
-                refusal = getattr(choice.message, "refusal", None)
-                if refusal:
-                    raise _Unscorable(f"refusal: {str(refusal)[:120]}")
-                if choice.finish_reason == "length":
-                    raise _Unscorable("truncated answer (finish_reason=length)")
-                dims, rationale = validate_answer(choice.message.content, item.dimensions)
-                return Verdict(judge=self.name, dimensions=dims, rationale=rationale), False
-            except _Unscorable as exc:
-                last = str(exc)
-            except openai.APITimeoutError:
-                last = f"timed out after {self.timeout_s:g}s"
-                server_failed = True
-            except openai.APIStatusError as exc:
-                last = f"HTTP {exc.status_code}"
-                if exc.status_code not in RETRYABLE_STATUS:
-                    return Verdict(
-                        judge=self.name, dimensions=None, unscored_reason=f"{last}: {exc.message[:200]}"
-                    ), False
-                server_failed = True
-                retry_after = _retry_after(exc.response.headers.get("retry-after"))
-            except openai.APIConnectionError as exc:
-                last = f"connection error ({exc.__class__.__name__})"
-                server_failed = True
-            except (ValueError, TypeError, AttributeError) as exc:
-                last = f"malformed answer ({exc.__class__.__name__}: {str(exc)[:120]})"
-            logger.info("judge %s %s attempt %d failed: %s", self.name, item.key, attempt + 1, last)
-            if attempt + 1 < self.max_attempts:
-                await self._sleep(self._delay(attempt, retry_after))
-        return Verdict(
-            judge=self.name, dimensions=None, unscored_reason=f"{last} (after {self.max_attempts} attempts)"
-        ), server_failed
+            self.calls += 1
+            completion = await client.chat.completions.create(
+                model=self.model,
+                messages=build_messages(inputs, nonce),
+                response_format=response_format(item.dimensions),
+                temperature=0,
+            )
+            choice = completion.choices[0] if completion.choices else None
+            if choice is None:
+                raise _Unscorable("no choices in the answer")
+            refusal = getattr(choice.message, "refusal", None)
+            if refusal:
+                raise _Unscorable(f"refusal: {str(refusal)[:120]}")
+            if choice.finish_reason == "length":
+                raise _Unscorable("truncated answer (finish_reason=length)")
+            dims, rationale = validate_answer(choice.message.content, item.dimensions)
+            return Verdict(judge=self.name, dimensions=dims, rationale=rationale)
 
-
-def retry_delay(attempt: int, retry_after: float | None, backoff_s: float, max_backoff_s: float) -> float:
-    """Seconds before retry ``attempt + 1``: the server's Retry-After, else exponential backoff; both capped.
-
-    The one retry schedule of the judge and of speech recognition (``_asr.py``).
-    """
-    if retry_after is not None:
-        return min(max_backoff_s, max(0.0, retry_after))
-    return min(max_backoff_s, backoff_s * (2**attempt))
-
-
-def _retry_after(value: str | None) -> float | None:
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        return None
+        got = await ask_with_retries(
+            attempt, what=f"judge {self.name} {item.key}", max_attempts=self.max_attempts, timeout_s=self.timeout_s,
+            backoff_s=self.backoff_s, max_backoff_s=self.max_backoff_s, sleep=self._sleep,
+        )
+        if got.value is not None:
+            return got.value, False
+        return Verdict(judge=self.name, dimensions=None, unscored_reason=got.failure), got.server_failed

@@ -12,14 +12,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from modylbench.record import MAX_RUN_TEXT, MAX_TURN_CHAT, MAX_TURN_TEXT, ScenarioResponses, valid_text
+from modylbench.scenarios import MAX_RESPONSES_LINE, bounded_lines
 from modylbench.scoring._models import Scorecard
 
 logger = logging.getLogger(__name__)
 
-MAX_LINE_BYTES = 16 * 1024 * 1024
+MAX_LINE_BYTES = MAX_RESPONSES_LINE
 MAX_DEPTH = 64
 MAX_PROBLEMS_KEPT = 1000
-_CHUNK = 1024 * 1024
 
 
 class ResponsesFileError(Exception):
@@ -29,21 +29,7 @@ class ResponsesFileError(Exception):
 def _lines(path: Path) -> Iterator[tuple[int, bytes | None]]:
     """(line number, bytes) per line; None for a line longer than MAX_LINE_BYTES (skipped unread)."""
     with path.open("rb") as fh:
-        lineno = 0
-        while True:
-            line = fh.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                return
-            lineno += 1
-            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                # Drain the rest of the oversized line in bounded chunks.
-                while True:
-                    rest = fh.readline(_CHUNK)
-                    if not rest or rest.endswith(b"\n"):
-                        break
-                yield lineno, None
-                continue
-            yield lineno, line
+        yield from bounded_lines(fh, MAX_LINE_BYTES)
 
 
 def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from modylbench.record import RunBasis
 from modylbench.scoring import _formula as F
 from modylbench.scoring._models import (
     Comparison,
@@ -51,12 +52,20 @@ class _Trial:
 
 
 Cell = tuple[str, int | None, int | None]
-"""(scenario, seed, turns scheduled): runs in one cell are trials of the same thing."""
+"""(scenario, seed, turns scheduled): the part of a run's ``RunBasis`` its scorecard entry carries. Runs in one
+cell are trials of the same thing; the rest of the basis (transport, network, panel, version) the model id
+keeps apart (``modylbench.record.labels``)."""
+
+
+def basis_of_entry(e: ScenarioScore) -> RunBasis:
+    """What a scorecard entry says of its run's basis."""
+    return RunBasis(e.scenario_id, seed=e.scenario_seed, turns=e.turns_scheduled)
 
 
 def cell_of(e: ScenarioScore) -> Cell:
     """The cell a run is a trial of; two agents' runs pair when their cells are equal."""
-    return (e.scenario_id, e.scenario_seed, e.turns_scheduled)
+    b = basis_of_entry(e)
+    return (b.scenario_id, b.seed, b.turns)
 
 
 def _complete(e: ScenarioScore) -> bool:

@@ -278,16 +278,17 @@ def _accumulate(out: Path) -> tuple[Any, list[Any]]:
         combine,
         combined_responses,
         complete_sessions,
+        labelled,
         load_result,
         write_results,
     )
 
-    results = [r for r in map(load_result, complete_sessions(out)) if r is not None]
+    results = labelled(r for r in map(load_result, complete_sessions(out)) if r is not None)
     if not results:
         return None, []
-    card = combine((None, r.card) for r in results)
+    card = combine((label, r.card) for label, r in results)
     write_results(out, card)
-    return card, combined_responses((None, r) for r in results)
+    return card, combined_responses(results)
 
 
 def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
@@ -307,7 +308,7 @@ def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], ou
         if trials > 1:
             resp.trial = spec.meeting.extra_manifest[MANIFEST_KEY]["trial"]
         all_responses.append(resp)
-        sliced[sc.scenario_id] = sc
+        sliced[sc.scenario_id] = scenarios[sc.scenario_id]  # whole: each line's turns_scheduled slices it
     if not all_responses:
         return
     from modylbench.scoring import make_judges

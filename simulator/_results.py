@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import Manifest, SessionFolder, package_version
+from modylbench.record import Manifest, RunBasis, SessionFolder, labels, package_version
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +66,22 @@ def _numbered(label: str | None, card: Any, counter: dict[tuple[str, str], int])
         counter[(model, entry.scenario_id)] = trial + 1
         out.append((entry, model, trial))
     return out
+
+
+def labelled(results: Iterable[SessionResult]) -> list[tuple[str, SessionResult]]:
+    """Each session with the model id it aggregates under: its agent's name, and what sets its basis apart
+    from the others' (``modylbench.record.labels``: a 2-turn slice and the whole meeting, two transports,
+    networks, panels or scenario versions never share a mean)."""
+    results = list(results)
+    runs = []
+    for r in results:
+        key = r.manifest.session or r.manifest.sweep_cell or {}
+        entry = r.card.scenarios[0] if r.card.scenarios else None
+        name = key.get("agent_name") or key.get("agent") or (entry.model_id if entry else r.manifest.agent) or "?"
+        basis = RunBasis.of_session(r.manifest, turns=entry.turns_scheduled if entry else key.get("turns"),
+                                    scenario_id=entry.scenario_id if entry else None, judges=r.card.judges)
+        runs.append((str(name), basis))
+    return list(zip(labels(runs), results, strict=True))
 
 
 def combined_responses(results: Iterable[tuple[str | None, SessionResult]]) -> list[Any]:

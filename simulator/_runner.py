@@ -398,7 +398,10 @@ def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str
     from modylbench.scoring import make_judges, score, write_scorecard
 
     responses, scenario = responses_for(folder, scenarios)
-    scorecard = score([responses], {scenario.scenario_id: scenario}, make_judges(judges))
+    # Scored against the whole scenario: the responses' turns_scheduled slices it, and the scorecard then says
+    # the line was a slice (its turns_scheduled), which is what keeps a slice apart from the whole meeting.
+    whole = scenarios[scenario.scenario_id]
+    scorecard = score([responses], {whole.scenario_id: whole}, make_judges(judges))
     if write:
         files = SessionFolder(folder)
         files.responses.write_text(responses.model_dump_json() + "\n", encoding="utf-8")

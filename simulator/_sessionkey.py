@@ -9,7 +9,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import Manifest, SessionFolder, fit_name
+from modylbench.record import CLEAN_NETWORK, Manifest, SessionFolder, fit_name
 
 MANIFEST_KEY = "session"
 """The manifest entry that records a session's key (``SessionKey.manifest_entry``; ``Manifest.session``)."""
@@ -28,9 +28,6 @@ def agent_slug(name: str, spec: str | None = None) -> str:
     digest = hashlib.sha256(f"{spec}\0{name}".encode()).hexdigest()[:8]
     return f"{slug[: _SLUG_CHARS - 9]}-{digest}"
 
-
-CLEAN_NETWORK = "clean"
-"""A session's ``network`` when nothing impairs it (and every inproc session's): left out of its folder name."""
 
 
 def network_slug(network: str) -> str:

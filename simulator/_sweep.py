@@ -446,19 +446,6 @@ def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] |
 # ------------------------------------------------------------------ results
 
 
-VARYING_AXES = ("transport", "network", "turns")
-"""The axes a comparison label names when the sweep's cells differ in them (an agent's name says the rest)."""
-
-
-def _label(cell: dict[str, Any], varying: set[str]) -> str:
-    parts = [cell["transport"]] if "transport" in varying else []
-    if "network" in varying:
-        parts.append(f"network {cell['network']}")
-    if "turns" in varying:
-        parts.append("all turns" if cell["turns"] is None else f"{cell['turns']} turns")
-    return str(cell.get("agent_name") or cell["agent"]) + (f" [{', '.join(parts)}]" if parts else "")
-
-
 class Results:
     """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
 
@@ -485,11 +472,9 @@ class Results:
             self._loaded[folder.name] = result
 
     def _labelled(self) -> list[tuple[str, Any]]:
-        results = [self._loaded[k] for k in sorted(self._loaded)]
-        # add() keeps only results whose manifest records a key.
-        keys = [recorded_key(r.manifest) or {} for r in results]
-        varying = {axis for axis in VARYING_AXES if len({json.dumps(k.get(axis)) for k in keys}) > 1}
-        return [(_label(k, varying), r) for k, r in zip(keys, results, strict=True)]
+        from modylbench.simulator._results import labelled
+
+        return labelled(self._loaded[k] for k in sorted(self._loaded))
 
     def responses(self) -> list[Any]:
         """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""

@@ -13,14 +13,14 @@ import statistics
 import threading
 import urllib.parse
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import click
 
-from modylbench.record import SessionFolder
+from modylbench.record import CLEAN_NETWORK, RunBasis, SessionFolder
 from modylbench.simulator._errors import UserError
 
 logger = logging.getLogger(__name__)
@@ -61,17 +61,25 @@ class Session:
     report: str | None
     entry: Any = None
     """Its scorecard entry (``modylbench.scoring.ScenarioScore``), for the error bars; None when unreadable."""
+    network: str = CLEAN_NETWORK
+
+    @property
+    def basis(self) -> RunBasis:
+        """What its score is a score of (``modylbench.record.RunBasis``)."""
+        whole = self.full_turns is not None and self.turns >= self.full_turns
+        scheduled = self.entry.turns_scheduled if self.entry is not None else None
+        return RunBasis(self.scenario_id, seed=self.seed, turns=None if whole else (scheduled or self.turns),
+                        transport=self.transport, network=self.network, judges=self.judges,
+                        scenario_hash=self.scenario_hash or None)
 
     @property
     def slice(self) -> str:
         """What was played: the whole meeting, or its first N turns (never compared as equals)."""
-        if self.full_turns is not None and self.turns >= self.full_turns:
-            return f"whole meeting ({self.turns} turns)"
-        return f"first {self.turns} of {self.full_turns} turns" if self.full_turns else f"{self.turns} turns"
+        return self.basis.slice_text(self.full_turns)
 
-    def group(self) -> tuple[Any, ...]:
-        """Sessions compare as equals only within one group: same slice, instance, transport, judges, version."""
-        return (self.slice, self.seed, self.transport, self.judges, self.scenario_hash)
+    def group(self) -> RunBasis:
+        """Sessions compare as equals only within one group: their bases but for the scenario are equal."""
+        return replace(self.basis, scenario_id="")
 
 
 def _read_json(path: Path) -> Any:
@@ -141,6 +149,7 @@ def _session(folder: Path, rel: Path, full_turns: dict[str, int]) -> Session | s
         termination=str(e.get("termination_reason") or manifest.termination_reason or ""),
         report=(rel / SessionFolder.REPORT_FILE).as_posix() if files.report.is_file() else None,
         entry=_entry(e),
+        network=RunBasis.of_session(manifest, turns=None).network or CLEAN_NETWORK,
     )
 
 
@@ -160,7 +169,7 @@ class Row:
     """One leaderboard row: an agent's sessions within one comparison group (and scenario, or overall)."""
 
     agent: str
-    group: tuple[Any, ...]
+    group: RunBasis
     scenarios: list[str]
     sessions: list[Session]
     score: float | None
@@ -176,7 +185,7 @@ def _entries(agent: str, sessions: list[Session]) -> list[Any]:
     return [s.entry.model_copy(update={"model_id": agent}) for s in sessions if s.entry is not None]
 
 
-def _row(agent: str, group: tuple[Any, ...], sessions: list[Session]) -> Row:
+def _row(agent: str, group: RunBasis, sessions: list[Session]) -> Row:
     from modylbench.scoring import mean_interval, pass_hat_k
 
     scores = [s.score for s in sessions if s.score is not None]
@@ -205,15 +214,15 @@ def _row(agent: str, group: tuple[Any, ...], sessions: list[Session]) -> Row:
 
 def leaderboards(
     sessions: list[Session],
-) -> tuple[dict[tuple[str, tuple[Any, ...]], list[Row]], dict[tuple[Any, ...], list[Row]]]:
+) -> tuple[dict[tuple[str, RunBasis], list[Row]], dict[RunBasis, list[Row]]]:
     """Per (scenario, group) and overall per group: rows per agent, best mean score first."""
-    per: dict[tuple[str, tuple[Any, ...]], dict[str, list[Session]]] = defaultdict(lambda: defaultdict(list))
-    overall: dict[tuple[Any, ...], dict[str, list[Session]]] = defaultdict(lambda: defaultdict(list))
+    per: dict[tuple[str, RunBasis], dict[str, list[Session]]] = defaultdict(lambda: defaultdict(list))
+    overall: dict[RunBasis, dict[str, list[Session]]] = defaultdict(lambda: defaultdict(list))
     for s in sessions:
         per[(s.scenario_id, s.group())][s.agent].append(s)
         overall[s.group()][s.agent].append(s)
 
-    def ranked(by_agent: dict[str, list[Session]], group: tuple[Any, ...]) -> list[Row]:
+    def ranked(by_agent: dict[str, list[Session]], group: RunBasis) -> list[Row]:
         from modylbench.scoring import comparisons, ties
 
         rows = sorted((_row(a, group, ss) for a, ss in by_agent.items()),
@@ -245,17 +254,19 @@ def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
-def _group_text(group: tuple[Any, ...]) -> str:
-    sl, seed, transport, judges, h = group
-    return f"{sl} · seed {seed} · {transport} · judges {', '.join(judges) or '—'}" + (
-        f" · scenario {h[:8]}" if h else ""
+def _group_text(group: RunBasis, rows: list[Row]) -> str:
+    full = {s.full_turns for r in rows for s in r.sessions}
+    net = "" if group.network in (None, CLEAN_NETWORK) else f" · network {group.network}"
+    return (
+        f"{group.slice_text(full.pop() if len(full) == 1 else None)} · seed {group.seed} · {group.transport}{net}"
+        f" · judges {', '.join(group.judges) or '—'}" + (f" · scenario {group.scenario_hash[:8]}" if group.scenario_hash else "")
     )
 
 
-def _attrs(scenario: str, agent: str, group: tuple[Any, ...], tier: str | None) -> str:
+def _attrs(scenario: str, agent: str, group: RunBasis, tier: str | None) -> str:
     return (
-        f'data-scenario="{_esc(scenario)}" data-agent="{_esc(agent)}" data-seed="{_esc(group[1])}" '
-        f'data-transport="{_esc(group[2])}" data-tier="{_esc(tier or "")}"'
+        f'data-scenario="{_esc(scenario)}" data-agent="{_esc(agent)}" data-seed="{_esc(group.seed)}" '
+        f'data-transport="{_esc(group.transport)}" data-tier="{_esc(tier or "")}"'
     )
 
 
@@ -352,7 +363,7 @@ def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems
         f"<h1>ModylBench results: {_esc(root.name)}</h1>",
         f'<p class="muted">{len(sessions)} sessions, {len(sweeps)} sweeps · written '
         f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. Sessions are compared as equals only within a "
-        "group: the same slice of the meeting (whole, or its first N turns), seed, transport, judges and "
+        "group: the same slice of the meeting (whole, or its first N turns), seed, transport, network, judges and "
         "scenario version. pass^k: the chance that k trials drawn from an agent's all reach the scenario's "
         "required tier (mean over scenarios).</p>",
     ]
@@ -372,13 +383,13 @@ def build_index(root: Path, sessions: list[Session], sweeps: list[str], problems
     parts.append("<h2>Overall</h2>")
     for group, rows in overall.items():
         parts.append(
-            f'<section class="board"><p class="group">{_esc(_group_text(group))}</p>{_board(rows, None)}'
+            f'<section class="board"><p class="group">{_esc(_group_text(group, rows))}</p>{_board(rows, None)}'
             "</section>"
         )
     parts.append("<h2>Per scenario</h2>")
     for (sid, group), rows in per.items():
         parts.append(
-            f'<section class="board"><h3>{_esc(sid)}</h3><p class="group">{_esc(_group_text(group))}</p>'
+            f'<section class="board"><h3>{_esc(sid)}</h3><p class="group">{_esc(_group_text(group, rows))}</p>'
             f"{_board(rows, sid)}</section>"
         )
     if sweeps:
@@ -523,7 +534,7 @@ def view(folder: Path, serve_it: bool, port: int) -> None:
 
     Sessions are found by their folders (manifest.json + scorecard.json). They are ranked against each
     other only within a group of like runs: the same slice (whole meeting or first N turns), seed,
-    transport, judges and scenario version.
+    transport, network, judges and scenario version.
     """
     if not folder.is_dir():
         raise UserError(f"{folder}: no such folder")

@@ -8,51 +8,30 @@ report and ``modylbench view`` show such runs side by side only labelled, never 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
+from modylbench.record import RunBasis
 
-@dataclass(frozen=True)
-class Basis:
-    """What a run's score is a score of; runs compare as equals only when theirs are equal."""
-
-    scenario_id: str
-    turns: int
-    """Turns played (a ``--turns`` slice plays fewer than the meeting has)."""
-    seed: int | None = None
-    """Instance of the scenario (None when the run does not say)."""
-    judges: tuple[str, ...] = ()
-    scenario_hash: str | None = None
-
-    def differs_from(self, other: Basis) -> list[str]:
-        """What differs, in words (empty when the two runs compare as equals). Unknowns never differ."""
-        out = []
-        if self.scenario_id != other.scenario_id:
-            out.append("scenario")
-        if self.turns != other.turns:
-            out.append(f"turns played ({other.turns} vs {self.turns})")
-        if self.seed is not None and other.seed is not None and self.seed != other.seed:
-            out.append(f"seed ({other.seed} vs {self.seed})")
-        if self.judges and other.judges and sorted(self.judges) != sorted(other.judges):
-            out.append(f"judges ({', '.join(other.judges)} vs {', '.join(self.judges)})")
-        if self.scenario_hash and other.scenario_hash and self.scenario_hash != other.scenario_hash:
-            out.append("scenario version (hash)")
-        return out
+Basis = RunBasis
+"""What a run's score is a score of (``modylbench.record.RunBasis``, the one definition)."""
 
 
-def basis_of(run: Any, judges: Iterable[str] = ()) -> Basis:
-    """A report RunView's basis: turns from its scorecard entry, seed and hash from its session or responses."""
-    seed = None
-    scenario_hash = None
+def basis_of(run: Any, judges: Iterable[str] = ()) -> RunBasis:
+    """A report RunView's basis: turns from its scorecard entry, the rest from its session or responses."""
+    e = run.entry
     if run.session is not None:
-        seed = run.session.manifest.seed if "seed" in run.session.manifest.model_fields_set else run.session.start.scenario_seed
-        scenario_hash = run.session.start.scenario_hash
-    elif run.responses is not None and getattr(run.responses, "scenario_seed", None) is not None:
-        seed = run.responses.scenario_seed
-    return Basis(run.entry.scenario_id, len(run.entry.turns), seed, tuple(judges), scenario_hash)
+        manifest = run.session.manifest
+        seed = manifest.seed if "seed" in manifest.model_fields_set else run.session.start.scenario_seed
+        found = RunBasis.of_session(manifest, turns=e.turns_scheduled, scenario_id=e.scenario_id, judges=judges)
+        return replace(found, seed=seed, scenario_hash=run.session.start.scenario_hash or found.scenario_hash)
+    seed = e.scenario_seed
+    if seed is None and run.responses is not None:
+        seed = getattr(run.responses, "scenario_seed", None)
+    return RunBasis(e.scenario_id, seed=seed, turns=e.turns_scheduled, judges=tuple(judges))
 
 
-def unequal(bases_by_label: Mapping[str, Sequence[Basis]]) -> list[str]:
+def unequal(bases_by_label: Mapping[str, Sequence[RunBasis]]) -> list[str]:
     """Sentences saying how the labels' runs differ, per scenario they share; empty when all compare as equals.
 
     Labels compare as equals when each played the same scenarios with the same basis.
@@ -65,11 +44,11 @@ def unequal(bases_by_label: Mapping[str, Sequence[Basis]]) -> list[str]:
     for lb in labels:
         # Several runs of one label on one scenario with different slices: the label's own mean mixes them.
         for sid in dict.fromkeys(b.scenario_id for b in bases_by_label[lb]):
-            turns = sorted({b.turns for b in bases_by_label[lb] if b.scenario_id == sid})
+            turns = {b.turns for b in bases_by_label[lb] if b.scenario_id == sid}
             if len(turns) > 1:
-                notes.append(
-                    f"{sid}: {lb}'s runs played different numbers of turns ({', '.join(map(str, turns))})"
-                )
+                told = sorted(turns, key=lambda t: (t is None, t or 0))
+                notes.append(f"{sid}: {lb}'s runs played different numbers of turns "
+                             f"({', '.join('whole meeting' if t is None else str(t) for t in told)})")
     theirs = {b.scenario_id: b for b in bases_by_label[base]}
     for lb in labels[1:]:
         mine = {b.scenario_id: b for b in bases_by_label[lb]}

@@ -813,7 +813,7 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
         score = overall[lb]
         out.append(
             f"<tr><th>{esc(lb)}</th><td>{len(rs)}</td>"
-            f"<td>{esc(', '.join(str(t) for t in sorted({b.turns for b in bases[lb]})))}</td>"
+            f"<td>{esc(', '.join(str(t) for t in sorted({len(r.entry.turns) for r in by_label[lb]})))}</td>"
             f'<td class="{score_class(score)}"><b>{fmt(score)}</b>'
             f"{delta(score, overall[base], lb)}{noise(lb)}</td><td>{esc(format_interval(intervals[lb]))}</td>"
             f"<td>{esc(tier_of(score) if score is not None else '—')}</td>"
@@ -850,7 +850,7 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
             for lb in labels
         }
         row_cells: list[str] = []
-        slices = {lb: sorted({b.turns for b in bases[lb] if b.scenario_id == sid}) for lb in labels}
+        slices = {lb: sorted({len(r.entry.turns) for r in by_label[lb] if r.entry.scenario_id == sid}) for lb in labels}
         row_bases = {lb: [b for b in bases[lb] if b.scenario_id == sid] for lb in labels}
         for lb in labels:
             anchor = next((r.anchor for r in by_label[lb] if r.entry.scenario_id == sid), None)

@@ -16,8 +16,8 @@ from .conftest import SCENARIO, lbo_line
 def _card(resp: ScenarioResponses, scenarios: dict[str, Any], turns: int | None = None) -> Any:
     scenario = scenarios[SCENARIO]
     if turns is not None:
+        # Scored as a session is: against the whole scenario, which the line's turns_scheduled slices.
         resp = resp.model_copy(update={"turns": resp.turns[:turns], "turns_played": turns, "turns_scheduled": turns})
-        scenario = scenario.first_turns(turns)
     return score([resp], {SCENARIO: scenario}, make_judges([]))
 
 
@@ -32,7 +32,7 @@ def test_a_slice_and_a_whole_meeting_are_labelled_not_compared(scenarios: dict[s
     html = build_report([full, sliced], scenarios=scenarios)  # labelled by model: reference, polite_only
     assert "Not like for like" in html
     assert (
-        f"{SCENARIO}: polite_only vs reference differ in turns played (2 vs {len(full.scenarios[0].turns)})"
+        f"{SCENARIO}: polite_only vs reference differ in turns played (2 vs whole meeting)"
         in html
     )
     assert 'class="delta' not in html  # no Δ anywhere: not overall, not per dimension, not per scenario
@@ -65,19 +65,19 @@ def test_comparison_shows_intervals_and_says_whether_a_gap_is_noise(scenarios: d
 
 
 def test_basis_differences_in_words() -> None:
-    a = Basis("s", 52, seed=0, judges=("offline",), scenario_hash="h1")
+    a = Basis("s", turns=None, seed=0, judges=("offline",), scenario_hash="h1")
     assert (
-        a.differs_from(Basis("s", 52, seed=None, judges=(), scenario_hash=None)) == []
+        a.differs_from(Basis("s", turns=None, seed=None, judges=(), scenario_hash=None)) == []
     )  # unknowns never differ
-    b = Basis("s", 2, seed=3, judges=("openai/m",), scenario_hash="h2")
+    b = Basis("s", turns=2, seed=3, judges=("openai/m",), scenario_hash="h2")
     assert a.differs_from(b) == [
-        "turns played (2 vs 52)",
         "seed (3 vs 0)",
+        "turns played (2 vs whole meeting)",
         "judges (openai/m vs offline)",
         "scenario version (hash)",
     ]
     assert unequal({"x": [a], "y": [a]}) == []
     assert (
-        unequal({"x": [a, Basis("s", 2)], "y": [a]})[0]
-        == "s: x's runs played different numbers of turns (2, 52)"
+        unequal({"x": [a, Basis("s", turns=2)], "y": [a]})[0]
+        == "s: x's runs played different numbers of turns (2, whole meeting)"
     )

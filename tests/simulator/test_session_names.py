@@ -183,12 +183,10 @@ def test_max_cells_counts_the_network_axis(
 
 
 def test_comparison_labels_name_the_network_when_it_varies() -> None:
-    from modylbench.record import Manifest
-    from modylbench.simulator._sessionkey import recorded_key
-    from modylbench.simulator._sweep import _label
+    from modylbench.record import Manifest, RunBasis, label
 
     old_cell = Manifest(sweep_cell={"agent": "oracle", "transport": "webrtc", "turns": None})  # no key, no network
     mobile = Manifest(session=SessionKey("lbo", "oracle", "oracle", "webrtc", None, 0, 0, network="mobile").manifest_entry())
-    assert _label(recorded_key(old_cell) or {}, {"network"}) == "oracle [network clean]"
-    assert _label(recorded_key(mobile) or {}, {"network"}) == "oracle [network mobile]"
-    assert _label(recorded_key(mobile) or {}, set()) == "oracle"
+    assert label("oracle", RunBasis.of_session(old_cell, turns=None), {"network"}) == "oracle [network clean]"
+    assert label("oracle", RunBasis.of_session(mobile, turns=None), {"network"}) == "oracle [network mobile]"
+    assert label("oracle", RunBasis.of_session(mobile, turns=None), set()) == "oracle"
