@@ -5,11 +5,17 @@ from modylbench.scenarios._briefing import briefing, deliverables
 from modylbench.scenarios._checks import CheckResult, as_number, cell_value, numbers_close, run_check, text_of
 from modylbench.scenarios._knowledge import (
     KNOWLEDGE_KINDS,
+    WITHHELD_FACT_PREFIX,
     Knowledge,
     KnowledgeItem,
+    designate_pushback,
     expected_values,
     knowledge_leaks,
+    link_withheld,
+    said_value,
     shown_text,
+    withheld_fact_turn,
+    wrong_figure,
 )
 from modylbench.scenarios._loader import (
     ScenarioLoadError,
@@ -76,6 +82,7 @@ from modylbench.scenarios._values import (
 
 __all__ = [
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
+    "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_fact_turn", "wrong_figure",
     "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",
