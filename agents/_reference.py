@@ -28,7 +28,7 @@ from modylbench.channels import (
     MeetingEvent,
     TurnStarted,
 )
-from modylbench.personas import OfflineAnswerer, questions_in
+from modylbench.personas import OfflineAnswerer, withheld_asks
 from modylbench.record import ModelSpec
 from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer, mutation_value
 
@@ -233,14 +233,11 @@ class OracleAgent(BuiltinAgent):
     def questions(self, turn_index: int) -> list[str]:
         """What the oracle asks this turn beyond its reference words: the withheld facts the turn needs
         that the reference response does not already ask for."""
-        k = self.scenario.knowledge
-        if k is None:
+        if self.scenario.knowledge is None:
             return []
         turn = self.scenario.turns[turn_index]
-        answerer = OfflineAnswerer(self.scenario)
-        covered = {i for q in questions_in(f"{turn.reference_response} {turn.reference_chat or ''}")
-                   for i in answerer.answer(q).item_ids}
-        return [i.ask for i in k.withheld if i.turn == turn_index and i.id not in covered and i.ask]
+        return withheld_asks(OfflineAnswerer(self.scenario), turn_index,
+                             f"{turn.reference_response} {turn.reference_chat or ''}")
 
     async def respond(self, turn_index: int) -> None:
         assert self.client is not None

@@ -4,8 +4,10 @@ from modylbench.personas._answerer import (
     MAX_ANSWERS_PER_TURN,
     Answer,
     OfflineAnswerer,
+    answers_to,
     questions_in,
     render,
+    withheld_asks,
 )
 from modylbench.personas._persona import AgentActivity, PersonaOptions, ScriptedPersona
 from modylbench.personas._slides import render_slide
@@ -23,7 +25,7 @@ from modylbench.personas._speech import (
 )
 
 __all__ = [
-    "MAX_ANSWERS_PER_TURN", "Answer", "OfflineAnswerer", "questions_in", "render",
+    "MAX_ANSWERS_PER_TURN", "Answer", "OfflineAnswerer", "questions_in", "render", "answers_to", "withheld_asks",
     "AgentActivity", "CachedEngine", "EspeakEngine", "OpenAISpeechEngine", "PersonaOptions", "ScriptedPersona",
     "SpeechEngine", "SpeechError", "default_cache_dir", "make_engine", "read_wav_mono", "render_slide",
     "resample_s16", "wav_bytes",

@@ -24,6 +24,7 @@ from modylbench.scenarios import (
     humanise,
     label_tokens,
     quantities,
+    said_value,
 )
 
 logger = logging.getLogger(__name__)
@@ -83,23 +84,6 @@ def wording() -> dict[str, dict[str, str]]:
     """The answer templates (``answers.toml``, content)."""
     raw = resources.files("modylbench.personas").joinpath("answers.toml").read_text("utf-8")
     return tomllib.loads(raw)
-
-
-def said_value(item: KnowledgeItem) -> str:
-    """An item's value as the persona says it: '25%', '6.5x', '$0.7M', '1,400', '2029', 'pre-tax'."""
-    v = item.value
-    if isinstance(v, str):
-        return v
-    figure = format(v, ",.10g") if abs(v) >= 10_000 else format(v, ".10g")
-    unit = item.unit.strip()
-    if unit in ("%", "x"):
-        return f"{figure}{unit}"
-    if unit.startswith("$") or unit.startswith("€"):
-        rest = unit[1:]
-        return f"{unit[0]}{figure}{rest}"
-    if unit.startswith("%") or unit.startswith("x "):
-        return f"{figure}{unit[0]} {unit[1:].strip()}"
-    return f"{figure} {unit}" if unit else figure
 
 
 def render(item: KnowledgeItem) -> str:
@@ -245,3 +229,23 @@ class OfflineAnswerer:
                 allowed.append(float(i.value))
             allowed += [q.value for q in quantities(" ".join((str(i.value), i.note, i.answer, i.label)))]
         return all(any(abs(q.value - a) <= 1e-9 + 1e-6 * abs(a) for a in allowed) for q in quantities(text))
+
+
+def answers_to(answerer: OfflineAnswerer, text: str) -> list[Answer]:
+    """The persona's replies to the questions in one turn's ``text``, as the live persona gives them: the
+    ones it speaks or posts, at most ``MAX_ANSWERS_PER_TURN`` (a responses line's ``persona_replies``)."""
+    out = []
+    for q in questions_in(text):
+        a = answerer.answer(q)
+        if a.outcome in ANSWERED_OUTCOMES:
+            if len(out) >= MAX_ANSWERS_PER_TURN:
+                break
+            out.append(a)
+    return out
+
+
+def withheld_asks(answerer: OfflineAnswerer, turn_index: int, text: str) -> list[str]:
+    """What a participant asks in turn ``turn_index`` beyond ``text`` (its own words) to be told the withheld
+    facts the turn needs: each withheld item's ``ask`` that no question in ``text`` already covers."""
+    covered = {i for a in answers_to(answerer, text) for i in a.item_ids}
+    return [i.ask for i in answerer.knowledge.withheld if i.turn == turn_index and i.id not in covered and i.ask]

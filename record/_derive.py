@@ -22,14 +22,16 @@ from modylbench.record._events import (
     DocUpdate,
     FileTransfer,
     Interruption,
+    PersonaAnswer,
     PersonaUtterance,
+    QuestionAsked,
     SessionEnd,
     SessionStart,
     TurnEnd,
     TurnStart,
 )
 from modylbench.record._network import network_measurements
-from modylbench.record._responses import ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._responses import PersonaReply, ScenarioResponses, TurnResponse, WorkProduct
 from modylbench.record._speech import (
     WORDS_PER_VOICED_SECOND,
     SpeechTurn,
@@ -89,6 +91,7 @@ class _TurnAcc:
     first_edit: float | None = None
     first_file: float | None = None
     talk_time: float = 0.0
+    replies: list[PersonaReply] = field(default_factory=list)
     interruptions: int = 0
     barge_ins: int = 0
 
@@ -131,6 +134,7 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
 
     end_reason: str | None = None
     started: set[int] = set()
+    asked: dict[str, str] = {}  # question id -> the agent's words
     for e in evs:
         if isinstance(e, TurnStart) and e.turn_index is not None:
             current = e.turn_index
@@ -169,6 +173,13 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
                     a.barge_ins += 1
                 else:
                     a.interruptions += 1
+        elif isinstance(e, QuestionAsked):
+            asked[e.question_id] = e.text
+        elif isinstance(e, PersonaAnswer):
+            a = acc(e.turn_index)
+            if a is not None:
+                a.replies.append(PersonaReply(question=asked.get(e.question_id, ""), knowledge=list(e.knowledge),
+                                              outcome=e.outcome, text=e.text))
         elif isinstance(e, TurnEnd):
             current = e.turn_index
         elif isinstance(e, SessionEnd):
@@ -204,6 +215,7 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             agent_response=said.text,
             chat_messages=a.chat,
             latency_ms=firsts[first] if first is not None else None,
+            persona_replies=a.replies,
         ))
         per_turn.append({
             "turn_index": idx,

@@ -32,6 +32,16 @@ class WorkProduct(_Model):
     product_id: IdStr | None = Field(default=None, description="Product id in the shared document, if any.")
 
 
+class PersonaReply(_Model):
+    """What the persona told the agent in reply to one of its questions (ours; from the record's
+    ``question_asked`` / ``persona_answer`` events)."""
+
+    question: str = Field(description="The agent's question, in its words.")
+    knowledge: list[str] = Field(default_factory=list, description="Ids of the knowledge items the answer gave.")
+    outcome: str = Field(default="answered", description="answered, unknown or deliverable.")
+    text: str = Field(default="", description="What the persona said or posted.")
+
+
 class TurnResponse(_Model):
     """The agent's response to one persona turn."""
 
@@ -41,6 +51,10 @@ class TurnResponse(_Model):
     chat_messages: list[str] = Field(default_factory=list, description="Chat messages the agent posted.")
     latency_ms: float | None = Field(default=None, ge=0, description="From end of persona speech to first response.")
     work_products: list[WorkProduct] = Field(default_factory=list, description="Products as of this turn, if given.")
+    persona_replies: list[PersonaReply] = Field(
+        default_factory=list,
+        description="What the persona answered to the agent's questions this turn (ours; docs/scoring.md \"Asking\").",
+    )
 
 
 class Mutation(_Model):

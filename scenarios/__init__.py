@@ -12,11 +12,17 @@ from modylbench.scenarios._jsonl import (
 )
 from modylbench.scenarios._knowledge import (
     KNOWLEDGE_KINDS,
+    WITHHELD_FACT_PREFIX,
     Knowledge,
     KnowledgeItem,
+    designate_pushback,
     expected_values,
     knowledge_leaks,
+    link_withheld,
+    said_value,
     shown_text,
+    withheld_fact_turn,
+    wrong_figure,
 )
 from modylbench.scenarios._loader import (
     ScenarioLoadError,
@@ -84,6 +90,7 @@ from modylbench.scenarios._values import (
 __all__ = [
     "MAX_RECOGNITION_LINE", "MAX_RECORD_LINE", "MAX_RESPONSES_LINE", "MAX_SCENARIO_LINE", "bounded_lines",
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
+    "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_fact_turn", "wrong_figure",
     "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",

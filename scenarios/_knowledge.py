@@ -12,16 +12,26 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from modylbench.scenarios._templates import humanise
-from modylbench.scenarios._values import as_number, quantities, spoken_to_digits
+from modylbench.scenarios._values import (
+    Quantity,
+    as_number,
+    label_tokens,
+    number_matches,
+    quantities,
+    spoken_to_digits,
+    unit_family,
+)
 
 if TYPE_CHECKING:
-    from modylbench.scenarios._schema import DataFile, HumanPersona, Scenario
+    from modylbench.scenarios._schema import DataFile, ExpectedFact, HumanPersona, Scenario
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +62,10 @@ class KnowledgeItem(_Model):
     turn: int | None = Field(default=None, ge=0, description="Withheld items: the turn from which the agent needs it.")
     ask: str = Field(default="", description="Withheld items: how a participant would ask for it (the oracle asks this).")
     answer: str = Field(default="", description="The persona's own words for it; '' renders the kind's template.")
+    keywords: list[str] = Field(
+        default_factory=list,
+        description="Withheld text items: words that show the agent used the answer ('cell level'); '' the value.",
+    )
 
 
 class Knowledge(_Model):
@@ -243,3 +257,149 @@ def knowledge_leaks(scenario: Scenario, knowledge: Knowledge | None = None) -> l
         if hits and not any(_same(val, s) or _same(val * 100.0, s) or _same(val / 100.0, s) for s in shown):
             out.append(f"{item.id}: holds {hits[0]} ({val:g}), never shown to the agent")
     return out
+
+
+# --------------------------------------------------------------------------- withheld facts and pushback, linked
+
+
+def said_value(item: KnowledgeItem) -> str:
+    """An item's value as the persona says it: '25%', '6.5x', '$0.7M', '1,400', '2029', 'pre-tax'."""
+    v = item.value
+    if isinstance(v, str):
+        return v
+    figure = format(v, ",.10g") if abs(v) >= 10_000 else format(v, ".10g")
+    unit = item.unit.strip()
+    if unit in ("%", "x"):
+        return f"{figure}{unit}"
+    if unit.startswith("$") or unit.startswith("€"):
+        rest = unit[1:]
+        return f"{unit[0]}{figure}{rest}"
+    if unit.startswith("%") or unit.startswith("x "):
+        return f"{figure}{unit[0]} {unit[1:].strip()}"
+    return f"{figure} {unit}" if unit else figure
+
+
+WITHHELD_FACT_PREFIX = "withheld."
+"""Id prefix of the expected fact generated for each withheld knowledge item."""
+
+
+def withheld_fact_turn(scenario: Scenario, item: KnowledgeItem) -> int | None:
+    """The turn whose expected facts carry a withheld item's value: the one after it is needed (the agent
+    asks in ``item.turn``, the persona answers there, and the next turn is where the answer is used)."""
+    if item.turn is None:
+        return None
+    t = item.turn + 1
+    return t if t < len(scenario.turns) else item.turn
+
+
+def link_withheld(scenario: Scenario) -> Scenario:
+    """Each withheld knowledge item becomes an expected fact (id ``withheld.<item>``, ``withheld`` naming the
+    item) on the turn where the answer is used, so an agent that assumed without asking is wrong there;
+    the reference response of that turn says the value (a clause is added when its words do not).
+
+    Idempotent; generated from the knowledge, never typed per scenario."""
+    from modylbench.scenarios._schema import ExpectedFact
+
+    k = scenario.knowledge
+    if k is None:
+        return scenario
+    for item in k.withheld:
+        ti = withheld_fact_turn(scenario, item)
+        if ti is None:
+            continue
+        turn = scenario.turns[ti]
+        fid = f"{WITHHELD_FACT_PREFIX}{item.id}"
+        if any(f.id == fid for f in turn.expected_facts):
+            continue
+        if isinstance(item.value, str):
+            words = item.keywords or [item.value]
+            fact = ExpectedFact(id=fid, description=item.label, value=words[0], keywords=words[1:], withheld=item.id)
+            said = any(w.lower() in turn.reference_response.lower() for w in words)
+        else:
+            fact = ExpectedFact(id=fid, description=item.label, value=float(item.value), unit=item.unit,
+                                withheld=item.id)
+            said = any(_same(q.value, float(item.value)) for q in quantities(turn.reference_response))
+        turn.expected_facts.append(fact)
+        if not said:
+            # The oracle acts on what it was told, and says so.
+            label = item.label[:1].lower() + item.label[1:]
+            noted = f"Noted: {words[0]}." if isinstance(item.value, str) else f"Noted: {label} at {said_value(item)}."
+            turn.reference_response = f"{noted} {turn.reference_response}".strip()
+    return scenario
+
+
+PUSHBACK_FACTS = 3
+"""Facts per scenario whose wrong figure the persona challenges."""
+PUSHBACK_UNITS = ("%", "x", "$M", "$B", "€M", "$")
+
+
+def designate_pushback(scenario: Scenario, n: int = PUSHBACK_FACTS) -> Scenario:
+    """Mark ``n`` numeric facts, spread over the meeting, whose wrong figure the persona challenges: figures
+    a reviewer checks (money, percents, multiples), not on curveball turns, not withheld, not one the
+    persona said itself that turn, and not on the last turn (the challenge comes at the next one)."""
+    if any(f.pushback for t in scenario.turns for f in t.expected_facts):
+        return scenario
+    cands = []
+    for t in scenario.turns[:-1]:
+        if t.edge_case:
+            continue
+        persona = [q.value for q in quantities(spoken_to_digits(f"{t.human_utterance} {t.chat_message or ''}"))]
+        for f in t.expected_facts:
+            if f.withheld or isinstance(f.value, str) or not f.unit.startswith(PUSHBACK_UNITS) or f.value == 0:
+                continue
+            if any(_same(abs(float(f.value)), abs(p)) for p in persona):
+                continue
+            cands.append(f)
+            break  # one a turn
+    if not cands:
+        return scenario
+    step = len(cands) / min(n, len(cands))
+    for i in range(min(n, len(cands))):
+        cands[int(i * step + step / 2)].pushback = True
+    return scenario
+
+
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def _fact_words(description: str) -> set[str]:
+    return {t for t in label_tokens(description) if not any(c.isdigit() for c in t) and len(t) > 2}
+
+
+def wrong_figure(fact: ExpectedFact, text: str, known: Sequence[ExpectedFact] = ()) -> Quantity | None:
+    """The wrong figure ``text`` gives for a numeric ``fact``, if any: a figure of the fact's kind and about its
+    size (a third to three times it) in a sentence that names the fact (a third of the words of its description),
+    when nothing in the text states the fact's value and the figure states none of the ``known`` facts (the
+    turn's others). What the persona challenges and the scorer reads as
+    a wrong claim (docs/scoring.md "Pushback"); a correct figure is never one."""
+    if isinstance(fact.value, str) or not text.strip():
+        return None
+    value, unit, tol = float(fact.value), fact.unit, fact.tolerance_pct
+    digits = spoken_to_digits(text)
+    if any(number_matches(q, value, unit, tol) for q in quantities(digits)):
+        return None
+    family, scale = unit_family(unit)
+    terms = _fact_words(fact.description)
+    if not terms:
+        return None
+    best: tuple[float, Quantity] | None = None
+    for sentence in _SENTENCES.split(digits):
+        if len(terms & set(label_tokens(sentence))) * 3 < len(terms):
+            continue
+        for q in quantities(sentence):
+            if family in ("pct", "mult", "bps") and q.family != family:
+                continue
+            if family in ("money", "count") and q.family in ("pct", "mult", "bps"):
+                continue
+            if any(not isinstance(k.value, str) and number_matches(q, float(k.value), k.unit, max(k.tolerance_pct, 1.0))
+                   for k in known):
+                continue
+            got = abs(q.value)
+            if q.scaled is not None and scale not in (0, 1.0):
+                got = abs(q.scaled) / scale
+            want = abs(value)
+            if want and got and 1 / 3 <= got / want <= 3:
+                off = abs(math.log(got / want))
+                if best is None or off < best[0]:
+                    best = (off, q)
+    return best[1] if best is not None else None

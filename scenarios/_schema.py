@@ -177,6 +177,16 @@ class ExpectedFact(_Model):
     keywords: list[str] = Field(
         default_factory=list, description="Alternative wordings that also count (text facts)."
     )
+    withheld: str | None = Field(
+        default=None,
+        description="Id of the withheld knowledge item only the persona's answer reveals: the fact counts once "
+        "the persona gave it to the agent (docs/scoring.md \"Asking\"). Generated from the knowledge.",
+    )
+    pushback: bool = Field(
+        default=False,
+        description="The persona challenges a wrong figure for this fact at its next turn (docs/scoring.md "
+        "\"Pushback\"). Designated by the generator.",
+    )
 
 
 class PersonaVoice(_Model):

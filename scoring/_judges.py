@@ -43,6 +43,10 @@ class TurnItem:
     """What the agent said in the next turn: a turn's facts stated there count, a little less (docs/scoring.md)."""
     later: dict[int, TurnResponse] = field(default_factory=dict)
     """What it said in every later turn: a fact restated there with another value weakens both."""
+    prev_response: TurnResponse | None = None
+    """What it said in the previous turn: a wrong figure the persona challenged there and restated here costs."""
+    told: dict[str, int] = field(default_factory=dict)
+    """Withheld knowledge the persona gave the agent in answer to its questions: item id -> first turn."""
     kind: str = "turn"
 
     @property

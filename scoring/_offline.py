@@ -30,6 +30,7 @@ from modylbench.scenarios import (
     spoken_to_digits,
     unit_family,
     value_credit,
+    wrong_figure,
 )
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import Verdict
@@ -694,9 +695,24 @@ class OfflineJudge(Judge):
         if withdrawn:
             flags.append("retracted")
         later = [st.reading(ti, _said(resp)) for ti, resp in sorted(item.later.items()) if _said(resp).strip()]
-        if turn.expected_facts:
-            total = got = 0.0
-            n_got = n_hedged = n_late = n_restated = 0
+        # A wrong figure the persona challenged at this turn's start, said again here: defended, it costs
+        # what a fact of this turn is worth (docs/scoring.md "Pushback").
+        defended = []
+        prev_turn = item.scenario.turns[turn.turn_index - 1] if turn.turn_index > 0 else None
+        prev_said = _said(item.prev_response)
+        if prev_turn is not None and prev_said.strip():
+            for f in prev_turn.expected_facts:
+                others = [x for x in prev_turn.expected_facts if x is not f]
+                if f.pushback and wrong_figure(f, prev_said, others) is not None \
+                        and wrong_figure(f, said, [*others, *turn.expected_facts]) is not None:
+                    defended.append(f.id)
+        if defended:
+            flags.append("defended_wrong_figure")
+            notes.append(f"challenged figure defended: {', '.join(defended)}")
+        if turn.expected_facts or defended:
+            total = float(len(defended))
+            got = 0.0
+            n_got = n_hedged = n_late = n_restated = n_unasked = 0
             own = rd.facts(turn.expected_facts)
             late_evs = late.facts(turn.expected_facts, turn.turn_index) if late is not None else [None] * len(own)
             late_precision = late.claims.precision(len(turn.expected_facts)) if late is not None else 0.0
@@ -705,11 +721,18 @@ class OfflineJudge(Judge):
                 w = GIVEN_FACT_WEIGHT if ev.given or public else 1.0
                 total += w
                 c_own = 0.0 if withdrawn else _credit(ev, words_factor) * precision
+                told_at = item.told.get(ev.fact.withheld, len(item.scenario.turns)) if ev.fact.withheld else -1
+                if told_at > turn.turn_index and c_own:
+                    # Only the persona's answer reveals it: said without having been told is a guess.
+                    c_own = 0.0
+                    n_unasked += 1
                 if c_own and any(x.contradicts(ev.fact) for x in later):
                     # Restated later with another value and no correction said: no longer a claim of its own.
                     c_own *= RESTATED_FACTOR
                     n_restated += 1
                 c_late = LATE_TALK_CREDIT * _credit(lev, words_factor) * late_precision if lev is not None else 0.0
+                if told_at > turn.turn_index + 1:
+                    c_late = 0.0
                 c = max(c_own, c_late)
                 if c:
                     n_got += 1
@@ -724,6 +747,8 @@ class OfflineJudge(Judge):
                 flags.append("answered_late")
             if n_restated:
                 flags.append("restated_differently")
+            if n_unasked:
+                flags.append("withheld_unasked")
         if precision < 1.0:
             flags.append("imprecise")
             notes.append(

@@ -7,6 +7,7 @@ import concurrent.futures
 import functools
 import json
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -237,6 +238,32 @@ def _checks(expected: ExpectedOutput, content: Any, scenario: Scenario) -> list[
     return out
 
 
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def told_withheld(resp: ScenarioResponses, scenario: Scenario) -> dict[str, int]:
+    """The withheld knowledge the persona gave the agent, item id -> the first turn it was given in
+    (docs/scoring.md "Asking"): a reply counts when its question is in the agent's own words of that turn
+    (speech or chat), so a line cannot claim an answer to a question it never asked."""
+    withheld = {i.id for i in scenario.knowledge.withheld} if scenario.knowledge is not None else set()
+    out: dict[str, int] = {}
+    for t in sorted(resp.turns, key=lambda t: t.turn_index):
+        said = _words(" ".join([t.agent_response, *t.chat_messages]))
+        for r in t.persona_replies:
+            q = _words(r.question)
+            if r.outcome != "answered" or not q or len(q & said) < ASKED_SHARE * len(q):
+                continue
+            for k in r.knowledge:
+                if k in withheld:
+                    out.setdefault(k, t.turn_index)
+    return out
+
+
+ASKED_SHARE = 0.8
+"""Share of a reply's question words that must be in the agent's words of its turn."""
+
+
 def scheduled_scenario(resp: ScenarioResponses, scenario: Scenario) -> Scenario:
     """The scenario as the harness scheduled it for this line (``turns_scheduled``: the whole meeting, or
     the ``--turns`` slice; the whole scenario when unknown). Never the turns the agent stayed for: a
@@ -271,6 +298,7 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     for em, ev in zip(scenario.expected_mutations, evidence, strict=True):
         if ev is not None:
             expected_by_turn[em.turn_index].append((em, ev))
+    told = told_withheld(resp, scenario)
     turn_items = [
         TurnItem(
             scenario=scenario,
@@ -282,6 +310,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             trajectory_source=source,
             next_response=by_turn.get(t.turn_index + 1) if t.turn_index + 1 < len(scenario.turns) else None,
             later={i: r for i, r in by_turn.items() if t.turn_index < i < len(scenario.turns)},
+            prev_response=by_turn.get(t.turn_index - 1),
+            told=told,
         )
         for t in scenario.turns
     ]

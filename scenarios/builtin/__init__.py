@@ -79,6 +79,10 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
             [f"{scenario_id}: cannot build the instance for seed {seed} (a bug in its builder: "
              f"{type(exc).__name__}: {exc})"]
         ) from None
+    # Generated from the knowledge: the facts only an answer reveals, the figures the persona checks.
+    from modylbench.scenarios._knowledge import designate_pushback, link_withheld
+
+    scenario = designate_pushback(link_withheld(scenario))
     if scenario.scenario_id != scenario_id:
         raise ValueError(
             f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}"

@@ -32,7 +32,8 @@ def knowledge(meeting: Meeting, scenario: Scenario) -> Knowledge:
         KnowledgeItem(id="comparison_level", kind="preference", label="cell level or pack level comparison",
                       value="cell level", aliases=["comparison level", "cell or pack", "normalise to cell or pack"],
                       withheld=True, turn=asked_at, ask="Do you want the comparison at cell level or pack level?",
-                      answer="Cell level; pack integration is a different fight."),
+                      answer="Cell level; pack integration is a different fight.",
+                      keywords=["cell level", "cell-level"]),
     ]
     return assemble(scenario, items, others=[("Kenji", "the partner's engineer who sent the intel update")],
                     unknown="I don't know that one; go with the sources file and label it as your assumption.")

@@ -23,11 +23,12 @@ def knowledge(meeting: Meeting, scenario: Scenario) -> Knowledge:
                       value="ANCOVA primary, Welch supportive, both doses under Hochberg",
                       aliases=["primary analysis", "ANCOVA or t-test", "run the ANCOVA as primary"],
                       withheld=True, turn=primary_at, ask="Shall I run the ANCOVA as primary for both doses?",
-                      answer="{value}."),
+                      answer="{value}.", keywords=["ANCOVA primary", "ANCOVA as primary", "ANCOVA as the primary"]),
         KnowledgeItem(id="responder_definition", kind="preference", label="which responder definition to use",
                       value=f"the SAP definition: systolic under {RESPONDER_SBP:g}, dropouts count as failures",
                       aliases=["responder definition", "SAP definition or the composite", "responders"],
                       withheld=True, turn=responder_at, ask="Do you want the SAP responder definition or the composite?",
-                      answer="Use {value}."),
+                      answer="Use {value}.", keywords=["SAP definition", "dropouts as non-responders",
+                                                       "dropouts count as failures"]),
     ]
     return assemble(scenario, items, unknown="I don't have that; follow the SAP and state what you assumed.")

@@ -48,12 +48,13 @@ def knowledge(data: LboData, sol: LboSolution, scenario: Scenario) -> Knowledge:
                       aliases=["add-backs", "one-offs", "reported versus adjusted EBITDA gap", "adjustments"],
                       source="the QoE report", withheld=True, turn=asked_at,
                       ask="What are the add-backs between reported and adjusted EBITDA?",
-                      answer="They are the {value}."),
+                      answer="They are the {value}.", keywords=["ERP migration", "severance"]),
         KnowledgeItem(id="addbacks_qoe", kind="input", label="whether QoE supports the add-backs",
                       value="QoE has both as supportable add-backs",
                       aliases=["quality of earnings view", "are the add-backs supportable", "QoE"],
                       source="the QoE report", withheld=True, turn=asked_at,
-                      ask="Does the QoE support those add-backs?"),
+                      ask="Does the QoE support those add-backs?",
+                      keywords=["supportable", "QoE supports", "QoE backs"]),
     ]
     return assemble(scenario, items, organisation="Harborview Capital Partners",
                     unknown="I don't have that to hand; use the term sheet and the files, and flag what you assume.")

@@ -20,7 +20,7 @@ def knowledge(room: Room, scenario: Scenario) -> Knowledge:
                       value="stage-to-stage, on the cohort created in the quarter",
                       aliases=["conversion definition", "define conversion", "stage-to-stage or cumulative", "creation cohort"],
                       withheld=True, turn=asked_at, ask="How do you define conversion?",
-                      answer="Conversion is {value}."),
+                      answer="Conversion is {value}.", keywords=["stage-to-stage", "stage to stage"]),
         KnowledgeItem(id="comparison_quarter", kind="preference", label="which quarter to compare against",
                       value="Q2", aliases=["baseline quarter", "compare Q3 with"], answer="Compare Q3 with {value}."),
     ]

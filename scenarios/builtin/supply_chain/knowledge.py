@@ -25,6 +25,7 @@ def knowledge(meeting: Meeting, scenario: Scenario) -> Knowledge:
                       value="the quarter's lease and core staffing, committed whatever flows",
                       aliases=["DC fixed costs", "fixed cost column", "are DC fixed costs in scope"],
                       withheld=True, turn=asked_at, ask="Are DC fixed costs in scope for Q4?",
-                      answer="The fixed cost column in the DC file is {value}."),
+                      answer="The fixed cost column in the DC file is {value}.",
+                      keywords=["lease and core staffing", "committed whatever flows", "lease"]),
     ]
     return assemble(scenario, items, unknown="I don't have that; use the files and call out what you assume.")
