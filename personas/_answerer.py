@@ -234,7 +234,7 @@ class OfflineAnswerer:
 def answers_to(answerer: OfflineAnswerer, text: str) -> list[Answer]:
     """The persona's replies to the questions in one turn's ``text``, as the live persona gives them: the
     ones it speaks or posts, at most ``MAX_ANSWERS_PER_TURN`` (a responses line's ``persona_replies``)."""
-    out = []
+    out: list[Answer] = []
     for q in questions_in(text):
         a = answerer.answer(q)
         if a.outcome in ANSWERED_OUTCOMES:

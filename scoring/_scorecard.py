@@ -317,7 +317,7 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     ]
     delivered = _match_outputs(scenario.expected_outputs, resp.work_products, resp.turns)
     product_items = []
-    product_evidence: list[tuple[int, int] | None] = []
+    product_evidence: list[tuple[int, int, float, float] | None] = []
     for e, wp in zip(scenario.expected_outputs, delivered, strict=True):
         spec = scenario.product(e.product_id) if e.product_id else None
         checks = _checks(e, wp.content, scenario) if wp is not None else []
@@ -338,7 +338,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             if e.product_id and m.product_id == e.product_id and ev is not None
         ]
         product_evidence.append(
-            (sum(1 for ev in evs if ev.counts), len(evs), sum(w for w, ev in wevs if ev.counts), sum(w for w, _ in wevs))
+            (sum(1 for ev in evs if ev.counts), len(evs), float(sum(w for w, ev in wevs if ev.counts)),
+             float(sum(w for w, _ in wevs)))
             if evs else None
         )
     return _Run(resp, scenario, trial, trajectory, metrics, turn_items, product_items, product_evidence, full_turns,
