@@ -524,8 +524,9 @@ def _finish(
         flags += floor_flags
     reason = run.responses.termination_reason
     if reason is not None and reason != "completed":
-        # The reason itself (agent_disconnected, timeout, infrastructure_error ...) is the specific flag.
-        flags += ["ended_early", reason]
+        # The reason itself (agent_disconnected, timeout, infrastructure_error ...) is the specific flag; a
+        # slice played to its scheduled end (max_turns) did not end early.
+        flags += [reason] if reason == "max_turns" else ["ended_early", reason]
     measured = run.responses.measurements or {}
     if measured.get("agent_errors") and AGENT_ERROR_FLAG not in flags:
         # The agent failed (its model unreachable, a crash, no join): the score measures that failure.

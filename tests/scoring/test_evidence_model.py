@@ -304,3 +304,14 @@ def test_what_the_network_destroyed_is_not_charged_to_the_agent() -> None:
     assert "network_impaired" in card.flags
     assert card.journey is not None and plain.journey is not None and card.journey > plain.journey
     assert card.journey == pytest.approx(sum(t.score for t in card.turns if t.turn_index != lost) / (len(card.turns) - 1))
+
+
+def test_a_slice_played_to_its_scheduled_end_did_not_end_early() -> None:
+    sc = LBO
+    line = ADV.emit(sc, "slice", ADV.reference_work(sc))
+    line["turns"] = [t for t in line["turns"] if t["turn_index"] < 2]
+    line["mutation_trajectory"] = [m for m in line["mutation_trajectory"] if m["turn_index"] < 2]
+    line["work_products"] = []
+    line.update(termination_reason="max_turns", turns_played=2, turns_scheduled=2)
+    card = _score(line)
+    assert "max_turns" in card.flags and "ended_early" not in card.flags
