@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from modylbench.scenarios import Scenario, apply_mutations, parse_scenario, run_check, to_public
-from modylbench.scenarios.builtin import telehealth
+from modylbench.scenarios.builtin import (
+    generate,  # the registry: the builder plus the generic passes (withheld facts, pushback)
+    telehealth,
+)
 
 from .instances import SEEDS, instance
 
@@ -283,7 +286,7 @@ def test_changed_reference_fails(scenario: Scenario) -> None:
 
 
 def test_build_defaults_to_the_published_instance() -> None:
-    assert telehealth.build() == built(0)
+    assert generate("business_strategist_telehealth_entry", 0) == built(0)
     assert telehealth.inputs() is telehealth.TODAY
 
 
