@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import random
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Collection, Iterator
@@ -20,6 +21,7 @@ from importlib import metadata
 from typing import Any
 
 import aioice.ice
+import aioice.stun
 from aiortc import RTCRtpReceiver, RTCRtpSender
 from aiortc.jitterbuffer import JitterBuffer, JitterFrame
 from aiortc.rtp import RtpPacket
@@ -80,6 +82,52 @@ def enable_loopback_candidates() -> None:
     ``aioice.ice.get_host_addresses`` (aioice 0.9-0.13), which is replaced here (docs/protocol.md §8)."""
     check_versions()
     aioice.ice.get_host_addresses = _host_addresses_with_loopback  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------- aioice: consent freshness that waits for late answers
+
+CONSENT_EXPIRY = 30.0
+"""Seconds without any answer to a consent check after which consent to send expires (RFC 7675 §5.1)."""
+CONSENT_RETRANSMISSIONS = 3
+"""Retransmissions of each consent check (aioice's 0.5 s, doubling: an answer may come 7.5 s late)."""
+
+_original_query_consent = aioice.ice.Connection.query_consent
+
+
+async def _tolerant_query_consent(self: aioice.ice.Connection) -> None:
+    """aioice 0.13's ``Connection.query_consent`` with RFC 7675's expiry: consent lapses after
+    ``CONSENT_EXPIRY`` s with no answer, not after six checks each answered within 0.5 s (stock aioice sends
+    each check once, ``retransmissions=0``). A peer flooding a data channel puts thousands of datagrams ahead
+    of the answer in the socket's queue, and a meeting ended as agent_disconnected although both peers
+    were there. Written on aioice's ``_nominated``, ``build_request``, ``remote_password`` and
+    ``StunProtocol.request`` (0.9-0.13)."""
+    assert self.remote_password is not None
+    loop = asyncio.get_running_loop()
+    answered = loop.time()
+    while True:
+        await asyncio.sleep(aioice.ice.CONSENT_INTERVAL * (0.8 + 0.4 * random.random()))
+        for pair in list(self._nominated.values()):
+            request = self.build_request(pair, nominate=False)
+            try:
+                await pair.protocol.request(request, pair.remote_addr,
+                                            integrity_key=self.remote_password.encode("utf8"),
+                                            retransmissions=CONSENT_RETRANSMISSIONS)  # fmt: skip
+                answered = loop.time()
+            except aioice.stun.TransactionError:
+                pass
+        if loop.time() - answered >= CONSENT_EXPIRY:
+            logger.info("ICE consent to send expired (no answer in %.0f s)", loop.time() - answered)
+            self._query_consent_task = None
+            await self.close()
+            return
+
+
+def tolerate_late_consent_answers() -> None:
+    """Make every aioice ``Connection`` of this process expire consent the RFC 7675 way (see
+    ``_tolerant_query_consent``). ``Connection.connect`` starts ``self.query_consent()`` once ICE completes
+    (aioice 0.9-0.13); the class attribute is replaced."""
+    check_versions()
+    aioice.ice.Connection.query_consent = _tolerant_query_consent  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------- aiortc: key-frame requests (RTCP PLI/FIR)

@@ -30,6 +30,7 @@ from modylbench.channels._compat import (
     observe_rtp_packets,
     replace_jitter_buffer,
     take_keyframe_request,
+    tolerate_late_consent_answers,
 )
 from modylbench.channels._interface import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, PacingStats
 from modylbench.channels._wire import (
@@ -46,6 +47,7 @@ logger = logging.getLogger(__name__)
 def rtc_configuration() -> RTCConfiguration:
     # RTCConfiguration() with no servers adds a public STUN server; unanswered, it costs 5 s per offer/answer.
     enable_loopback_candidates()
+    tolerate_late_consent_answers()
     return RTCConfiguration(iceServers=[])
 
 

@@ -12,6 +12,7 @@ import time
 
 import aioice
 import aioice.ice
+import aioice.stun
 import pytest
 from aiortc import RTCPeerConnection, RTCRtpCodecParameters
 from aiortc.jitterbuffer import JitterBuffer, JitterFrame
@@ -266,3 +267,87 @@ async def test_the_datagram_hooks_see_a_peer_connections_packets_and_sctp_retran
     finally:
         await a.close()
         await b.close()
+
+
+# ---------------------------------------------------------------- aioice: consent that waits for late answers
+
+
+class _Pair:
+    """A nominated pair whose consent checks time out ``silent`` times, then are answered."""
+
+    def __init__(self, silent: int) -> None:
+        self.remote_addr = ("127.0.0.1", 9)
+        self.protocol = self
+        self.silent = silent
+        self.retransmissions: list[int | None] = []
+
+    async def request(self, request: object, addr: object, integrity_key: bytes | None = None,
+                      retransmissions: int | None = None) -> object:  # fmt: skip
+        self.retransmissions.append(retransmissions)
+        if self.silent > 0:
+            self.silent -= 1
+            raise aioice.stun.TransactionTimeout()
+        return object()
+
+
+class _Connection:
+    """What ``query_consent`` reads of an aioice ``Connection`` (checked against the real one below)."""
+
+    def __init__(self, pair: _Pair) -> None:
+        self._nominated = {1: pair}
+        self.remote_password = "pw"
+        self._query_consent_task: object = "running"
+        self.closed = False
+
+    def build_request(self, pair: _Pair, nominate: bool) -> object:
+        return object()
+
+    async def close(self) -> None:
+        self.closed = True
+
+    def __log_info(self, *args: object) -> None:  # aioice's private logger (mangled alike: _Connection__log_info)
+        pass
+
+
+async def _consent(query: object, silent: int, monkeypatch: pytest.MonkeyPatch, checks: int = 40) -> _Connection:
+    """Run ``query`` (a ``query_consent``) with checks 1 ms apart and a 0.2 s expiry against a pair silent for
+    ``silent`` checks; the connection once it closed, or after ``checks`` checks."""
+    monkeypatch.setattr(aioice.ice, "CONSENT_INTERVAL", 0.001)
+    monkeypatch.setattr(_compat, "CONSENT_EXPIRY", 0.2)
+    conn = _Connection(_Pair(silent))
+    task = asyncio.ensure_future(query(conn))  # type: ignore[operator]
+    while not task.done() and len(conn._nominated[1].retransmissions) < checks:
+        await asyncio.sleep(0.001)
+    task.cancel()
+    (outcome,) = await asyncio.gather(task, return_exceptions=True)
+    assert not isinstance(outcome, Exception), outcome
+    return conn
+
+
+async def test_consent_lapses_only_after_its_expiry_without_any_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stock aioice gives up after six unanswered checks, each sent once (a flood that delays the answers past
+    0.5 s ended meetings as agent_disconnected); the replacement retransmits and waits CONSENT_EXPIRY."""
+    stock = await _consent(_compat._original_query_consent, 6, monkeypatch)
+    assert stock.closed and stock._nominated[1].retransmissions == [0] * 6
+    tolerant = await _consent(_compat._tolerant_query_consent, 6, monkeypatch)
+    assert not tolerant.closed and set(tolerant._nominated[1].retransmissions) == {_compat.CONSENT_RETRANSMISSIONS}
+    gone = await _consent(_compat._tolerant_query_consent, 100_000, monkeypatch, checks=100_000)
+    assert gone.closed and gone._query_consent_task is None
+
+
+async def test_the_consent_reach_in_still_finds_what_it_replaces() -> None:
+    """aioice still starts ``self.query_consent()`` once connected, and its connection and STUN protocol still
+    have what the replacement reads (names and keywords)."""
+    import inspect
+
+    _compat.tolerate_late_consent_answers()
+    assert aioice.ice.Connection.query_consent is _compat._tolerant_query_consent
+    assert "self.query_consent()" in inspect.getsource(aioice.ice.Connection.connect)
+    assert {"retransmissions", "integrity_key"} <= set(inspect.signature(aioice.ice.StunProtocol.request).parameters)
+    assert "nominate" in inspect.signature(aioice.ice.Connection.build_request).parameters
+    conn = aioice.Connection(ice_controlling=True, components=1, use_ipv6=False)
+    try:
+        assert isinstance(conn._nominated, dict) and hasattr(conn, "_query_consent_task")
+        assert hasattr(conn, "remote_password") and isinstance(aioice.ice.CONSENT_INTERVAL, int | float)
+    finally:
+        await conn.close()

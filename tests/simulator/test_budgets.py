@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import textwrap
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from modylbench.agents import TurnStarted, join_inprocess
 from modylbench.agents._client import MeetingClient
@@ -18,6 +21,8 @@ from modylbench.personas import make_engine
 from modylbench.record import read_record
 from modylbench.scenarios import Scenario, load_path
 from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator._sessionkey import session_folders
+from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]
@@ -159,3 +164,41 @@ async def test_the_meeting_timeout_holds_during_a_turn(tmp_path: Path) -> None:
     # Before: the timeout was checked only between turns, so the 600 s turn ran to its end (or the agent's).
     assert result.termination_reason == "timeout", result.termination_reason
     assert events[-1].event == "session_end" and events[-1].meeting_time < 70
+
+
+PINGER = """
+    import json
+    from modylbench.agents import MeetingEnded, TurnEnded, TurnStarted
+
+    async def pings(client):
+        async for ev in client.events():
+            if isinstance(ev, TurnStarted) and ev.turn_index == 0:
+                pipe = client.session.pipes["control"]
+                for i in range(65_537):
+                    await pipe.send(json.dumps({"type": "ping", "t": i}))
+            elif isinstance(ev, TurnEnded):
+                await client.done(ev.turn_index)
+            elif isinstance(ev, MeetingEnded):
+                return
+    """
+
+
+@pytest.mark.slow
+def test_65537_pings_over_webrtc_do_not_end_the_meeting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent process sending 65,537 pings as fast as it can over real WebRTC: the harness drops all but its
+    rate, counted, and the meeting ends as planned. Before, the flood held each ICE consent answer past aioice's
+    0.5 s and the meeting ended as agent_disconnected (channels._compat.tolerate_late_consent_answers)."""
+    (tmp_path / "ping_agent.py").write_text(textwrap.dedent(PINGER))
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "runs"
+    assert exit_code(["run", "mini_fixture", "--scenarios", str(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"),
+                      "--out", str(out), "--progress", "off", "--agent", "py:ping_agent:pings",
+                      "--agent-name", "pinger", "--turns", "2"]) == 0  # fmt: skip
+    (folder,) = session_folders(out, agent_name="pinger")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["transport"] == "webrtc" and manifest["termination_reason"] == "max_turns"
+    events = read_record(folder).events
+    assert events[-1].event == "session_end"
+    assert [e.reason for e in events if e.event == "disconnect"] == ["agent left"]
+    dropped = sum(e.count for e in events if e.event == "error" and e.kind == "control_flood")
+    assert 60_000 <= dropped <= 65_537
