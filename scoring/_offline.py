@@ -218,6 +218,19 @@ def _published_facts(scenario: Scenario) -> set[tuple[int, str]]:
             if (t.turn_index, f.id) in values and values[(t.turn_index, f.id)] == f.value}
 
 
+def _solved_figures(scenario: Scenario) -> list[float]:
+    """The figures of the scenario's solution: its ground truth and its reference products."""
+    vals = [float(v) for v in scenario.ground_truth.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    refs = [p.reference for p in scenario.products] or list(apply_mutations(scenario.expected_mutations).values())
+    for ref in refs:
+        for _path, leaf in leaves(ref):
+            if isinstance(leaf, int | float) and not isinstance(leaf, bool):
+                vals.append(float(leaf))
+            elif isinstance(leaf, str):
+                vals += [q.value for q in quantities(leaf)]
+    return vals
+
+
 def _truth_numbers(scenario: Scenario) -> list[float]:
     """The figures that are true of the scenario's quantities: every fact, the ground truth, the reference
     products and answers. A figure among these, or among the inputs given around a turn, stands for a
@@ -232,14 +245,7 @@ def _truth_numbers(scenario: Scenario) -> list[float]:
                 vals.append(q.value)
                 if q.scaled is not None:
                     vals.append(q.scaled)
-    vals += [float(v) for v in scenario.ground_truth.values() if isinstance(v, int | float) and not isinstance(v, bool)]
-    refs = [p.reference for p in scenario.products] or list(apply_mutations(scenario.expected_mutations).values())
-    for ref in refs:
-        for _path, leaf in leaves(ref):
-            if isinstance(leaf, int | float) and not isinstance(leaf, bool):
-                vals.append(float(leaf))
-            elif isinstance(leaf, str):
-                vals += [q.value for q in quantities(leaf)]
+    vals += _solved_figures(scenario)
     return sorted({abs(v) for v in vals})
 
 
@@ -261,14 +267,7 @@ def _known_numbers(scenario: Scenario) -> list[float]:
         vals.append(q.value)
         if q.scaled is not None:
             vals.append(q.scaled)
-    vals += [float(v) for v in scenario.ground_truth.values() if isinstance(v, int | float) and not isinstance(v, bool)]
-    refs = [p.reference for p in scenario.products] or list(apply_mutations(scenario.expected_mutations).values())
-    for ref in refs:
-        for _path, leaf in leaves(ref):
-            if isinstance(leaf, int | float) and not isinstance(leaf, bool):
-                vals.append(float(leaf))
-            elif isinstance(leaf, str):
-                vals += [q.value for q in quantities(leaf)]
+    vals += _solved_figures(scenario)
     return sorted({abs(v) for v in vals})
 
 

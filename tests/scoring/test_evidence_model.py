@@ -8,14 +8,12 @@ adversarial.py) that breaks or keeps one part of that sentence, and checks the s
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import subprocess
 import sys
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,22 +22,9 @@ from modylbench.record import ScenarioResponses
 from modylbench.scenarios import ExpectedFact, Scenario, number_matches, quantities, resolve_scenarios
 from modylbench.scoring import ScenarioScore, make_judges, score
 
-from .scoring_helpers import ROOT
+from .test_adversarial import ADV as SUITE
 
-
-def _suite() -> ModuleType:
-    name = "modylbench_adversarial_fixtures"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ADV = _suite()
+ADV = SUITE  # fixtures/responses/adversarial.py, loaded once by the adversarial suite
 SCENARIOS: dict[str, Scenario] = resolve_scenarios([])
 LBO = SCENARIOS["financial_analyst_lbo_model"]
 
