@@ -32,6 +32,7 @@ from modylbench.scenarios import (
     value_credit,
     wrong_figure,
 )
+from modylbench.scenarios.builtin import published_counterpart
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
 from modylbench.scoring._models import Verdict
 from modylbench.scoring._text import (
@@ -202,17 +203,9 @@ class _ScenarioText:
 def _published_facts(scenario: Scenario) -> set[tuple[int, str]]:
     """(turn, fact id) of the facts a fresh instance shares with the published one (seed 0's export): on
     such an instance they are public already, like a figure the persona gave, and count half."""
-    seed = scenario.metadata.get("instance_seed", scenario.seed)
-    try:
-        from modylbench.scenarios import builtin, builtin_ids
-
-        if scenario.scenario_id not in builtin_ids():
-            return set()
-        published = builtin.build(scenario.scenario_id, 0)
-    except Exception:  # noqa: BLE001 - no published instance to compare with: nothing is public
+    published = published_counterpart(scenario)
+    if published is None:
         return set()
-    if published.seed == seed or published.seed == scenario.seed:
-        return set()  # this is the published instance
     values = {(t.turn_index, f.id): f.value for t in published.turns for f in t.expected_facts}
     return {(t.turn_index, f.id) for t in scenario.turns for f in t.expected_facts
             if (t.turn_index, f.id) in values and values[(t.turn_index, f.id)] == f.value}

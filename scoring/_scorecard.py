@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import functools
 import json
 import logging
 import re
@@ -23,6 +22,7 @@ from modylbench.scenarios import (
     label_similarity,
     run_check,
 )
+from modylbench.scenarios.builtin import instance_of, published_counterpart
 from modylbench.scoring import _formula as F
 from modylbench.scoring import _uncertainty as U
 from modylbench.scoring._evidence import EditEvidence, edit_evidence, snapshot_trajectory
@@ -69,28 +69,15 @@ class _Run:
     replay_errors: int  # the agent's edits that could not be replayed onto its products
 
 
-@functools.lru_cache(maxsize=32)
-def _published_seed(scenario_id: str) -> int | None:
-    from modylbench.scenarios import builtin, builtin_ids
-
-    if scenario_id not in builtin_ids():
-        return None
-    return builtin.build(scenario_id, 0).seed
-
-
 def _public_edits(scenario: Scenario) -> set[int]:
     """Indices of the expected edits a fresh built-in instance shares with the published one (same turn,
     part and value): public through seed 0's export. Empty for the published instance and scenario files."""
-    instance = instance_of(scenario)
-    if not instance:
+    published = published_counterpart(scenario)
+    if published is None:
         return set()
-    key = (scenario.scenario_id, instance, id(scenario))
+    key = (scenario.scenario_id, scenario.seed, id(scenario))
     hit = _PUBLIC_EDITS.get(key)
     if hit is None:
-        from modylbench.scenarios import builtin
-
-        published = builtin.build(scenario.scenario_id, 0)
-
         def sig(m: Any) -> tuple[int, str, str, str, str]:
             return (m.turn_index, m.product_id, m.path, m.mutation_type,
                     json.dumps(m.value if m.value is not None else m.expected_value, sort_keys=True, default=str))
@@ -104,18 +91,6 @@ def _public_edits(scenario: Scenario) -> set[int]:
 
 
 _PUBLIC_EDITS: dict[tuple[str, int, int], set[int]] = {}
-
-
-def instance_of(scenario: Scenario) -> int | None:
-    """Which instance of a built-in scenario this is: the ``--seed`` it was built with (0: the published
-    data); None for a scenario from a file (data, the same whatever the seed)."""
-    seed = scenario.metadata.get("instance_seed")
-    if isinstance(seed, int):
-        return seed
-    published = _published_seed(scenario.scenario_id)
-    if published is None:
-        return None
-    return 0 if scenario.seed == published else scenario.seed
 
 
 def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:

@@ -7,6 +7,7 @@ other seed a fresh instance from the module's ``build(seed)``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -125,3 +126,26 @@ def build(scenario_id: str, seed: int = 0) -> Scenario:
         if scenario is not None:
             return scenario
     return generate(scenario_id, seed)
+
+
+@functools.lru_cache(maxsize=16)
+def _published(scenario_id: str) -> Scenario:
+    # Shared and read-only: the callers below only compare against it.
+    return build(scenario_id, 0)
+
+
+def instance_of(scenario: Scenario) -> int | None:
+    """Which instance of a built-in scenario this is: the ``--seed`` it was built with (0: the published
+    data); None for a scenario from a file (data, the same whatever the seed)."""
+    seed = scenario.metadata.get("instance_seed")
+    if isinstance(seed, int):
+        return seed
+    if scenario.scenario_id not in BUILDERS:
+        return None
+    return 0 if scenario.seed == _published(scenario.scenario_id).seed else scenario.seed
+
+
+def published_counterpart(scenario: Scenario) -> Scenario | None:
+    """The published instance (seed 0's export) of a fresh built-in instance: what is public about it. None
+    for the published instance itself and for scenario files."""
+    return _published(scenario.scenario_id) if instance_of(scenario) else None
