@@ -47,16 +47,23 @@ _SHORT = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--scenarios", action="append", default=[], help="extra scenario file or folder")
+    parser.add_argument("--write", type=Path, default=None, metavar="FILE",
+                        help="also write every line as responses.jsonl (then time `modylbench evaluate` on it)")
     args = parser.parse_args()
     adv = _suite()
     scenarios = resolve_scenarios(args.scenarios)
     sids = list(scenarios)
     judges = make_judges(["offline"])
     scores: dict[str, dict[str, float]] = {}
+    if args.write is not None:
+        args.write.write_text("", encoding="utf-8")
     t0 = time.perf_counter()
     for sid in sids:
         sc = scenarios[sid]
         lines = [ScenarioResponses.model_validate(fn(sc)) for fn in adv.STRATEGIES.values()]
+        if args.write is not None:
+            with args.write.open("a", encoding="utf-8") as fh:
+                fh.writelines(line.model_dump_json() + "\n" for line in lines)
         card = score(lines, {sid: sc}, judges)
         for e in card.scenarios:
             scores.setdefault(e.model_id, {})[sid] = e.modylbench_score if e.modylbench_score is not None else float("nan")
