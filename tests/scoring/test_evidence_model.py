@@ -300,3 +300,23 @@ def test_a_slice_played_to_its_scheduled_end_did_not_end_early() -> None:
     line.update(termination_reason="max_turns", turns_played=2, turns_scheduled=2)
     card = _score(line)
     assert "max_turns" in card.flags and "ended_early" not in card.flags
+
+
+def test_evaluate_does_not_take_a_files_word_for_what_the_network_destroyed(tmp_path: Path) -> None:
+    """network_excused rests on the session record; a responses line claiming an impaired network excuses nothing."""
+    line = ADV.emit(LBO, "claims_network", ADV.reference_work(LBO))
+    for t in line["turns"]:
+        if t["turn_index"] == 7:
+            t["agent_response"] = ""
+            t.pop("chat_messages", None)
+    line["measurements"] = {"network": {"impaired": [{"turn_index": 7, "kind": "speech_to_agent"}]}}
+    src = tmp_path / "r.jsonl"
+    src.write_text(json.dumps(line) + "\n")
+    out = tmp_path / "s.json"
+    done = subprocess.run([sys.executable, "-m", "modylbench.simulator.cli", "evaluate", "--responses", str(src),
+                           "--output", str(out), "--quiet", "--progress", "off"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    entry = json.loads(out.read_text())["scenarios"][0]
+    turn7 = next(t for t in entry["turns"] if t["turn_index"] == 7)
+    assert "network_excused" not in turn7["flags"] and "network_impaired" not in entry["flags"]
