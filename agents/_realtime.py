@@ -44,8 +44,13 @@ REALTIME_RATE = 24_000
 """The sample rate of the Realtime API's pcm16 audio (both ways); the meeting's is 48 kHz."""
 DEFAULT_MODEL = "gpt-realtime"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-MAX_SERVER_MESSAGE = 8 * 2**20
-"""Largest message taken from the realtime server (bytes); websockets closes the session on a bigger one."""
+MAX_SERVER_MESSAGE = 2**20
+"""Largest message taken from the realtime server (bytes); websockets closes the session on a bigger one.
+A message is parsed, and an audio delta decoded and resampled, on the meeting's event loop: at 8 MiB a
+server sending 7.8 MB deltas made 91 persona frames late (202 ms). 1 MiB is ~15 s of 24 kHz audio in one
+delta (the OpenAI server sends ~0.1-0.2 s) and far more than any other event carries."""
+MAX_RESPONSE_AUDIO_S = 180.0
+"""Seconds of audio taken from one response; the rest of its deltas are refused (one ``agent_error``)."""
 CONNECT_TIMEOUT = 20.0
 RESPONSE_TIMEOUT = 120.0
 """Wall seconds a response may take from ``response.create`` to ``response.done`` (a network bound, like the
@@ -127,6 +132,9 @@ class RealtimeAgent(LLMAgent):
         self._answered = False
         """The model said or did something for the turn being answered."""
         self._playback: Playback | None = None
+        self._audio_bytes = 0
+        """Bytes (24 kHz) of audio taken from the response in flight (bounded by ``MAX_RESPONSE_AUDIO_S``)."""
+        self._audio_refused = False
         self._pcm = bytearray()
         self._appended = 0
         """Bytes (24 kHz) appended to the server's input buffer since the last commit."""
@@ -274,9 +282,7 @@ class RealtimeAgent(LLMAgent):
         assert self.client is not None
         if kind in AUDIO_DELTA:
             if self.turn == self._answer_turn:
-                pcm = resample_s16(base64.b64decode(str(event.get("delta", ""))), REALTIME_RATE, SAMPLE_RATE)
-                self._playback = self.client.session.audio.play(pcm)
-                self._answered = True
+                self._on_audio(event.get("delta"))
         elif kind in TRANSCRIPT_DONE:
             text = str(event.get("transcript") or "").strip()[:MAX_TEXT]
             if text and self.turn == self._answer_turn:
@@ -305,6 +311,28 @@ class RealtimeAgent(LLMAgent):
                 self._pending.set_exception(RealtimeError(message))
         else:
             logger.debug("realtime event %s", kind)
+
+    def _on_audio(self, delta: object) -> None:
+        """Play one audio delta of the response in flight, within ``MAX_RESPONSE_AUDIO_S``."""
+        assert self.client is not None
+        try:
+            pcm = base64.b64decode(delta if isinstance(delta, str) else "", validate=True)
+        except ValueError:
+            self._fail("an audio delta that is not base64; ignored")
+            return
+        pcm = pcm[: len(pcm) // 2 * 2]
+        room = int(MAX_RESPONSE_AUDIO_S * REALTIME_RATE) * 2 - self._audio_bytes
+        if len(pcm) > room:
+            if not self._audio_refused:
+                self._audio_refused = True
+                self._fail(f"a response's audio passed {MAX_RESPONSE_AUDIO_S:.0f} s; the rest is refused",
+                           "model_error")  # fmt: skip
+            pcm = pcm[: max(0, room)]
+        if not pcm:
+            return
+        self._audio_bytes += len(pcm)
+        self._playback = self.client.session.audio.play(resample_s16(pcm, REALTIME_RATE, SAMPLE_RATE))
+        self._answered = True
 
     async def _speak_text(self, text: str) -> None:
         assert self.client is not None
@@ -468,6 +496,7 @@ class RealtimeAgent(LLMAgent):
         """Ask for a response and wait for its ``response.done`` (the tool calls run as their arguments arrive)."""
         pending: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending, self._started = pending, False
+        self._audio_bytes, self._audio_refused = 0, False
         self._expecting(True)
         try:
             if not await self._send({"type": "response.create"}):

@@ -10,6 +10,8 @@ buffer), screen frames and CPU per meeting on each side.
     python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
     python benchmarks/bench_transport.py --agent-push 50 --repeat 3   # persona audio while an agent floods 50 MB
     python benchmarks/bench_transport.py --asr-delay 2 --turns 3      # a real meeting, ASR off then on (2 s server)
+    python benchmarks/bench_transport.py --asr-delay 0 --asr-answer-mb 120 --turns 2 [--before]  # hostile ASR
+    python benchmarks/bench_transport.py --realtime-delta-mb 7.8 --deltas 20 [--before]  # hostile realtime model
 """
 
 from __future__ import annotations
@@ -366,11 +368,15 @@ async def agent_push_main(megabytes: int, seconds: float, repeat: int) -> None:
               f"  worst late frames: {max(row['late_frames'] for row in rows):.0f}")  # fmt: skip
 
 
-async def asr_meeting(delay: float, turns: int, repeat: int) -> None:
+async def asr_meeting(delay: float, turns: int, repeat: int, answer_mb: float = 0.0) -> None:
     """A real meeting (oracle agent over loopback WebRTC, the first ``turns`` turns of the LBO scenario) with
     speech recognition off, then on against a local transcription server that answers after ``delay`` s (and
     every third request with a 429): persona audio frames late by > 20 ms, and ASR round trips per minute
-    of agent speech."""
+    of agent speech. With ``answer_mb`` the server is hostile instead: every answer is a 200 whose JSON body is
+    that many megabytes (prebuilt, so the server's own work is a socket write); ``peak_mb`` is the process's
+    peak resident memory after the row."""
+    import resource
+
     import importlib.util
     import tempfile
     from pathlib import Path
@@ -391,11 +397,17 @@ async def asr_meeting(delay: float, turns: int, repeat: int) -> None:
     print("# late  : persona audio frames sent > 20 ms after their slot; max_ms the worst")
     print("# trips : ASR requests (retries included); per_min: per minute of agent speech")
     print(f"{'asr':>4} {'frames':>7} {'late':>5} {'max_ms':>7} {'speech_s':>9} {'segments':>9} {'heard':>6} "
-          f"{'unheard':>8} {'trips':>6} {'per_min':>8} {'wall_s':>7}")
+          f"{'unheard':>8} {'trips':>6} {'per_min':>8} {'wall_s':>7} {'peak_mb':>8}")
+    hostile = None
+    if answer_mb:
+        words = "heard " * int(answer_mb * 1e6 / 6)
+        hostile = srv.Fault(200, raw_body=json.dumps({"text": words}).encode())
+        print(f"# hostile: every answer is a {len(hostile.raw_body) / 1e6:.0f} MB JSON body")
     for _ in range(repeat):
         for on in (False, True):
             faults = [srv.Fault() if i % 3 else srv.Fault(429, headers={"retry-after": "0"}) for i in range(1, 200)]
-            t = srv.Transcriber(default_text="heard", delay_s=delay, faults=faults)
+            t = srv.Transcriber(default_text="heard", delay_s=delay, faults=[] if hostile else faults,
+                                always=hostile)
             with tempfile.TemporaryDirectory() as tmp, srv.transcription_server(t) as url:
                 os.environ["MODYLBENCH_CACHE"] = tmp  # a cold recognition cache: every segment is asked
                 folder = Path(tmp) / "s"
@@ -414,7 +426,51 @@ async def asr_meeting(delay: float, turns: int, repeat: int) -> None:
             print(f"{'on' if on else 'off':>4} {media.get('audio_frames_sent', 0):>7} "
                   f"{media.get('audio_frames_late_20ms', 0):>5} {media.get('audio_max_late_ms', 0.0):>7.1f} "
                   f"{speech:>9.1f} {segs:>9} {heard:>6} {unheard:>8} {trips:>6} "
-                  f"{trips / (speech / 60) if speech else 0.0:>8.1f} {wall:>7.1f}", flush=True)
+                  f"{trips / (speech / 60) if speech else 0.0:>8.1f} {wall:>7.1f} "
+                  f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:>8.0f}", flush=True)
+
+
+async def realtime_flood(delta_mb: float, count: int, before: bool) -> None:
+    """A real meeting (the ``realtime`` agent in this process, loopback WebRTC, the first turn of the telehealth
+    scenario) against a local realtime server whose answer is ``count`` audio deltas of ``delta_mb`` MB each:
+    persona audio frames late, the process's peak memory, what the agent recorded. ``before``: with the bounds
+    of before the fix (8 MiB messages, no bound on a response's audio)."""
+    import importlib.util
+    import resource
+    import tempfile
+    from pathlib import Path
+
+    import modylbench.agents._realtime as rt
+    from modylbench.record import read_record
+    from modylbench.scenarios import load_builtin
+    from modylbench.simulator._runner import RunSpec, run_one
+    from modylbench.simulator._session import MeetingOptions
+
+    if before:
+        rt.MAX_SERVER_MESSAGE, rt.MAX_RESPONSE_AUDIO_S = 8 * 2**20, float("inf")
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root))
+    spec = importlib.util.spec_from_file_location("rt_server", root / "tests" / "agents" / "_realtime_server.py")
+    assert spec is not None and spec.loader is not None
+    srv = importlib.util.module_from_spec(spec)
+    sys.modules["rt_server"] = srv
+    spec.loader.exec_module(srv)
+    scenario = load_builtin(only=["business_strategist_telehealth_entry"])[0]
+    server = srv.RealtimeServer(scenario, flood=(int(delta_mb * 1e6), count))
+    with server as url, tempfile.TemporaryDirectory() as tmp:
+        t0 = time.monotonic()
+        result = await run_one(RunSpec(scenario, f"realtime/bench@{url}", Path(tmp) / "s", transport="webrtc",
+                                       meeting=MeetingOptions(turns=1)))
+        wall = time.monotonic() - t0
+        events = read_record(Path(tmp) / "s").events
+    media = result.media
+    spoken = sum(e.offset - e.onset for e in events if e.event == "agent_speech")
+    errors = [e.message[:90] for e in events if e.event == "agent_error"]
+    print(f"bounds={'before' if before else 'after'} deltas={count}x{delta_mb:g}MB "
+          f"frames={media.get('audio_frames_sent', 0)} late={media.get('audio_frames_late_20ms', 0)} "
+          f"max_late_ms={media.get('audio_max_late_ms', 0.0):.1f} "
+          f"peak_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} agent_speech_s={spoken:.1f} "
+          f"end={result.termination_reason} wall_s={wall:.1f} errors={errors}", flush=True)
 
 
 if __name__ == "__main__":
@@ -432,10 +488,24 @@ if __name__ == "__main__":
     p.add_argument("--flood-child", type=float, help=argparse.SUPPRESS)
     p.add_argument("--asr-delay", type=float, metavar="S",
                    help="instead: a real meeting with speech recognition off, then on against a server answering in S s")
+    p.add_argument("--asr-answer-mb", type=float, default=0.0, metavar="MB",
+                   help="with --asr-delay: a hostile server whose every answer is a JSON body of MB megabytes")
     p.add_argument("--turns", type=int, default=3, help="with --asr-delay: turns of the meeting")
+    p.add_argument("--realtime-delta-mb", type=float, metavar="MB",
+                   help="instead: a meeting with the realtime agent against a server sending --deltas deltas of MB")
+    p.add_argument("--deltas", type=int, default=20, help="with --realtime-delta-mb: deltas in the answer")
+    p.add_argument("--before", action="store_true",
+                   help="with --realtime-delta-mb or --asr-answer-mb: the bounds as they were before issue 25's fix")
     a = p.parse_args()
-    if a.asr_delay is not None:
-        asyncio.run(asr_meeting(a.asr_delay, a.turns, a.repeat))
+    if a.realtime_delta_mb is not None:
+        asyncio.run(realtime_flood(a.realtime_delta_mb, a.deltas, a.before))
+    elif a.asr_delay is not None:
+        if a.before:
+            import modylbench.scoring._asr as asr_mod
+
+            asr_mod.bounded_http_client = lambda _n: None  # type: ignore[assignment]  # the old, unbounded client
+
+        asyncio.run(asr_meeting(a.asr_delay, a.turns, a.repeat, a.asr_answer_mb))
     elif a.flood_child:
         asyncio.run(hostile_flood(json.loads(sys.stdin.read()), a.flood_child))
     elif a.flood:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from modylbench.record import ModelSpec, ModelSpecError
 from modylbench.scoring._llm import OUTAGE_ITEMS, api_key_for
-from modylbench.scoring._openai_call import Unusable, ask_with_retries
+from modylbench.scoring._openai_call import Unusable, ask_with_retries, bounded_http_client
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +31,9 @@ MAX_AUDIO_BYTES = 24 * 1024 * 1024
 """Largest segment sent (OpenAI refuses files over 25 MB; 16 kHz mono WAV is 32 kB a second, so ~13 minutes)."""
 MAX_TEXT_CHARS = 20_000
 """Longest recognised text accepted; a longer answer is garbage (retried, then the segment is unrecognised)."""
+MAX_ANSWER_BYTES = 256 * 1024
+"""Largest answer read from the server, error bodies included (a MAX_TEXT_CHARS text is at most ~240 kB of
+JSON with every character escaped); past it the connection is dropped unread and the answer is garbage."""
 
 
 class AsrSpecError(ValueError):
@@ -175,7 +178,8 @@ class SpeechRecogniser:
 
         if self._client is None:
             self._client = openai.AsyncOpenAI(
-                api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s
+                api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout_s,
+                http_client=bounded_http_client(MAX_ANSWER_BYTES),  # type: ignore[arg-type]
             )
         return self._client
 

@@ -22,6 +22,63 @@ class Unusable(Exception):
     """An answer came but cannot be used (not valid, truncated, refused); retried, then its reason is kept."""
 
 
+class AnswerTooLarge(Unusable):
+    """The server's answer (a success or an error body) passed the size the caller reads; the rest was not read."""
+
+
+def bounded_http_client(max_bytes: int) -> object:
+    """An HTTP client for ``openai.AsyncOpenAI(http_client=...)`` that reads at most ``max_bytes`` of any answer.
+
+    A server's answer is otherwise read whole, error bodies included, and parsed on the reading thread: a
+    recognition endpoint answering 120 MB made the meeting's persona audio late (125 frames, 220 ms) and
+    took 1.08 GB. Past the bound (declared in Content-Length or counted as it arrives) the connection is
+    dropped and ``AnswerTooLarge`` raised. Answers are asked for uncompressed and a compressed one is refused,
+    so the bound holds for the bytes parsed, not only for the bytes on the wire.
+    """
+    import httpx2
+    import openai
+
+    class _Bounded(httpx2.AsyncByteStream):
+        def __init__(self, inner: httpx2.AsyncByteStream) -> None:
+            self.inner, self.read = inner, 0
+
+        async def __aiter__(self):  # type: ignore[no-untyped-def, override]
+            async for chunk in self.inner:
+                self.read += len(chunk)
+                if self.read > max_bytes:
+                    raise AnswerTooLarge(f"answer larger than {max_bytes // 1024} KiB (the rest not read)")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class _Transport(httpx2.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx2.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            request.headers["accept-encoding"] = "identity"
+            response = await self.inner.handle_async_request(request)
+            declared = response.headers.get("content-length", "")
+            encoding = response.headers.get("content-encoding", "identity").strip().lower()
+            refused = None
+            if declared.isdigit() and int(declared) > max_bytes:
+                refused = f"answer of {int(declared) // 1024} KiB, more than {max_bytes // 1024} KiB (not read)"
+            elif encoding not in ("", "identity"):
+                refused = f"answer compressed as {encoding[:40]!r} although asked uncompressed (not read)"
+            if refused is not None:
+                await response.aclose()
+                raise AnswerTooLarge(refused)
+            assert isinstance(response.stream, httpx2.AsyncByteStream)
+            response.stream = _Bounded(response.stream)
+            return response
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return openai.DefaultAsyncHttpxClient(transport=_Transport())
+
+
 @dataclass(frozen=True)
 class Answered(Generic[T]):
     """What the attempts came to: the value, or why there is none."""
@@ -83,8 +140,11 @@ async def ask_with_retries(
             server_failed = True
             retry_after = retry_after_seconds(exc.response.headers.get("retry-after"))
         except openai.APIConnectionError as exc:
-            last = f"connection error ({exc.__class__.__name__})"
-            server_failed = True
+            if isinstance(exc.__cause__, Unusable):  # raised while the answer was read (bounded_http_client)
+                last = str(exc.__cause__)
+            else:
+                last = f"connection error ({exc.__class__.__name__})"
+                server_failed = True
         except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, RecursionError) as exc:
             last = f"malformed answer ({exc.__class__.__name__}: {str(exc)[:120]})"
         logger.info("%s attempt %d failed: %s", what, n + 1, last)

@@ -72,8 +72,16 @@ class RealtimeServer:
         plan: dict[int, list[tuple[str, dict[str, Any]]]] | None = None,
         names: dict[str, str] = GA_NAMES,
         refuse_responses: bool = False,
+        flood: tuple[int, int] | None = None,
     ) -> None:
+        """``flood=(size, count)``: a hostile model whose every answer is ``count`` audio deltas of ``size``
+        base64 characters of silence (built once, so the server's own work is a socket write)."""
         self.scenario = scenario
+        self.flood = None
+        if flood is not None:
+            t = np.arange(flood[0] // 4 * 3 // 2) / RATE
+            tone = (8000 * np.sin(2 * np.pi * 220 * t)).astype("<i2").tobytes()
+            self.flood = (base64.b64encode(tone).decode(), flood[1])
         self.plan = plan or {}
         self.names = names
         self.refuse_responses = refuse_responses
@@ -100,7 +108,7 @@ class RealtimeServer:
 
     async def _main(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        async with serve(self._session, "127.0.0.1", 0, max_size=MAX_BUFFER) as server:
+        async with serve(self._session, "127.0.0.1", 0, max_size=MAX_BUFFER, compression=None) as server:
             self.port = next(iter(server.sockets)).getsockname()[1]
             self._ready.set()
             await self._stop.wait()
@@ -171,7 +179,7 @@ class RealtimeServer:
                     tools_done.add(turn)
                     await self._call_tools(send, self.plan[turn])
                 else:
-                    await self._speak(send, turn)
+                    await self._speak(send, turn, ws.send)
             elif kind == "response.cancel":
                 self.seen.cancels += 1
             else:
@@ -229,7 +237,7 @@ class RealtimeServer:
             items.append(item)
         await send({"type": "response.done", "response": {"id": rid, "status": "completed", "output": items}})
 
-    async def _speak(self, send: Any, turn: int) -> None:
+    async def _speak(self, send: Any, turn: int, ws_send: Any = None) -> None:
         rid, item = self._id("resp"), self._id("item")
         text = self.scenario.turns[turn].reference_response if 0 <= turn < len(self.scenario.turns) else None
         text = text or "Understood."
@@ -238,6 +246,14 @@ class RealtimeServer:
         await send(
             {"type": "response.created", "response": {"id": rid, "status": "in_progress", "output": []}}
         )
+        if self.flood is not None:
+            delta, count = self.flood
+            head = json.dumps({"type": f"{self.names['audio']}.delta", **common})[:-1]
+            for _ in range(count):
+                await ws_send(f'{head}, "delta": "{delta}"}}')
+            await send({"type": f"{self.names['transcript']}.done", **common, "transcript": text})
+            await send({"type": "response.done", "response": {"id": rid, "status": "completed", "output": []}})
+            return
         await send(
             {
                 "type": "response.output_item.added",

@@ -178,3 +178,32 @@ def test_realtime_agent_names() -> None:
         make_agent("realtime/m@ftp://x", SCENARIO)
     with pytest.raises(ModelSpecError, match="no model name"):
         make_agent("realtime/", SCENARIO)
+
+
+def test_a_delta_past_the_message_bound_ends_the_session_not_the_meeting(tmp_path: Path) -> None:
+    # 2 MB deltas: within the old 8 MiB bound (each one decoded and resampled on the meeting's loop), past 1 MiB.
+    server = RealtimeServer(SCENARIO, flood=(2_000_000, 3))
+    with server as base_url:
+        result = _run(tmp_path, base_url, turns=1)
+    assert result.termination_reason == "max_turns"
+    events = read_record(tmp_path / "s").events
+    errors = [e.message for e in events if e.event == "agent_error"]
+    assert any("1009" in m and "message too big" in m for m in errors), errors
+    assert not [e for e in events if e.event == "agent_speech" and e.offset - e.onset > 1.0]
+    assert any(e.event == "agent_done" for e in events)
+
+
+def test_a_response_s_audio_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import modylbench.agents._realtime as rt
+
+    # Each delta ~10 s of audio (within the message bound); 8 of them against a 30 s bound for the test.
+    monkeypatch.setattr(rt, "MAX_RESPONSE_AUDIO_S", 30.0)
+    server = RealtimeServer(SCENARIO, flood=(640_000, 8))
+    with server as base_url:
+        result = _run(tmp_path, base_url, turns=1)
+    assert result.termination_reason == "max_turns"
+    events = read_record(tmp_path / "s").events
+    refused = [e for e in events if e.event == "agent_error" and "passed 30 s" in e.message]
+    assert len(refused) == 1  # once per response, not once per delta
+    spoken = sum(e.offset - e.onset for e in events if e.event == "agent_speech")
+    assert 25.0 <= spoken <= 31.0, spoken

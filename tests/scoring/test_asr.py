@@ -125,3 +125,38 @@ def test_bad_specs_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
         SpeechRecogniser("openai/whisper-1")
     with pytest.raises(AsrSpecError, match="no base URL after @"):
         SpeechRecogniser("openai/whisper-1@")
+
+
+BIG = b'{"text": "' + b"heard " * 400_000 + b'"}'
+"""A 2.4 MB answer: ten times what the recogniser reads."""
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        (Fault(200, raw_body=BIG), "more than 256 KiB (not read)"),
+        (Fault(200, raw_body=BIG, declare_length=False), "answer larger than 256 KiB (the rest not read)"),
+        (Fault(500, raw_body=BIG), "more than 256 KiB (not read)"),  # an error body is bounded as well
+        (Fault(200, raw_body=b'{"text": "heard"}', headers={"content-encoding": "gzip"}), "answer compressed"),
+    ],
+)
+async def test_an_answer_past_the_size_bound_is_not_read(fault: Fault, reason: str) -> None:
+    # Today's main read every byte (a 120 MB answer: 1.08 GB, persona audio late); now the connection is dropped
+    # at MAX_ANSWER_BYTES and the segment is unrecognised with the reason, after the usual retries.
+    t = Transcriber(always=fault)
+    with transcription_server(t) as url:
+        asr = _rec(url, max_attempts=2, sleep=Sleeps())
+        heard = await asr.recognise(_wav(9))
+        await asr.aclose()
+    assert heard.text is None and heard.reason is not None
+    assert reason in heard.reason and heard.reason.endswith("(after 2 attempts)"), heard.reason
+    assert len(t.requests) == 2 and not asr.down
+
+
+async def test_an_answer_within_the_bound_is_read() -> None:
+    text = "word " * 4000  # 20,000 characters: the longest text accepted, well inside the byte bound
+    with transcription_server(Transcriber(default_text=text.strip())) as url:
+        asr = _rec(url)
+        heard = await asr.recognise(_wav(10))
+        await asr.aclose()
+    assert heard.text == text.strip()

@@ -30,6 +30,8 @@ class Fault:
     delay_s: float = 0.0
     raw_body: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    declare_length: bool = True
+    """False: no Content-Length, the body ends when the connection closes (a server that streams its answer)."""
 
 
 @dataclass
@@ -76,11 +78,15 @@ def transcription_server(t: Transcriber) -> Iterator[str]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
             return
 
-        def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+        def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None,
+                  declare_length: bool = True) -> None:  # fmt: skip
             try:
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
+                if declare_length:
+                    self.send_header("content-length", str(len(payload)))
+                else:
+                    self.close_connection = True
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
@@ -112,7 +118,7 @@ def transcription_server(t: Transcriber) -> Iterator[str]:
             if fault is not None and (fault.status != 200 or fault.raw_body is not None):
                 payload = fault.raw_body if fault.raw_body is not None else json.dumps(
                     {"error": {"message": f"scripted {fault.status}", "type": "server_error"}}).encode()
-                self._send(fault.status, payload, fault.headers)
+                self._send(fault.status, payload, fault.headers, fault.declare_length)
                 return
             text = t.texts.get(sha, t.default_text or "")
             self._send(200, json.dumps({"text": text}).encode())
