@@ -43,19 +43,52 @@ def _seen(text: str) -> dict[str, object]:
     return dict(json.loads(line[len("PROBE "):]))
 
 
-def test_the_probe_reads_everything_when_not_isolated(tmp_path: Path) -> None:
+def _probe_under_a_harness(tmp_path: Path, *wrapper: str) -> dict[str, object]:
+    """The probe, started by a parent whose environment holds the marker, optionally through ``wrapper``."""
     (tmp_path / "session.txt").write_text("the record")
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path.parent, 0o755)
     env = {"PATH": os.environ["PATH"], "PROBE": _probe_env(tmp_path)}
-    parent = f"import subprocess, sys; subprocess.run([sys.executable, {str(PROBE_AGENT)!r}, '--check-only'], env={env!r})"
+    argv = [*wrapper, sys.executable, str(PROBE_AGENT), "--check-only"]
+    parent = f"import subprocess; subprocess.run({argv!r}, env={env!r})"
     name, value = MARKER.split("=", 1)
     got = subprocess.run([sys.executable, "-c", parent], env={**env, name: value}, capture_output=True, text=True,
                          timeout=60)  # fmt: skip
-    seen = _seen(got.stdout)
+    assert "PROBE " in got.stdout, got.stderr[-2000:]
+    return _seen(got.stdout)
+
+
+def test_the_probe_reads_everything_when_not_isolated(tmp_path: Path) -> None:
+    seen = _probe_under_a_harness(tmp_path)
     assert seen["ground_truth"] and seen["session"] == [str(tmp_path)]
     assert seen["harness_env"] is True and seen["own_env_secret"] is False
 
 
+def test_isolated_the_probe_reads_none_of_it(tmp_path: Path) -> None:
+    reason = _isolation_unavailable()
+    if reason:
+        pytest.skip(reason)
+    seen = _probe_under_a_harness(tmp_path, sys.executable, "-m", "modylbench.simulator.isolate", "--hide",
+                                  str(tmp_path), "--")  # fmt: skip
+    assert seen["uid"] == 65534 and seen["cwd"] == "/"
+    assert seen["ground_truth"] == [] and seen["session"] == [] and seen["harness_env"] is False
+    # The harness's own view is untouched (the mounts were the agent's only).
+    assert (tmp_path / "session.txt").read_text() == "the record"
+    assert all(p.exists() and any(p.iterdir()) for p in ground_truth_paths())
+
+
+def test_isolation_refuses_root_and_unknown_users() -> None:
+    for user, says in (("root", "is root: that isolates nothing"), ("no-such-user-h25", "no such user")):
+        got = subprocess.run([sys.executable, "-m", "modylbench.simulator.isolate", "--user", user, "--", "true"],
+                             capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert got.returncode == 2 and len(got.stderr.strip().splitlines()) == 1
+        if os.geteuid() == 0 and sys.platform == "linux":
+            assert says in got.stderr, got.stderr
+
+
+@pytest.mark.slow
 def test_an_isolated_agent_joins_is_scored_and_reads_nothing_it_must_not(tmp_path: Path) -> None:
+    """One turn over loopback WebRTC in real time (~90 s here)."""
     reason = _isolation_unavailable()
     if reason:
         pytest.skip(reason)
