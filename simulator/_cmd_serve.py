@@ -39,6 +39,10 @@ from modylbench.simulator._errors import UserError
 @click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
 @click.option("--speech", default="espeak", show_default=True, help="Persona speech engine.")
 @click.option("--web", is_flag=True, help="Also serve a page where a person joins as the agent, and an observer page.")
+@click.option("--bot-api", "bot_api", is_flag=True,
+              help="Also serve the meeting as a meeting-bot API in Attendee's shape (docs/integrations.md).")
+@click.option("--bot-api-port", type=click.IntRange(0, 65535), default=8766, show_default=True,
+              help="With --bot-api: its port (0: any free).")
 @click.option("--linger", type=click.FloatRange(min=0), default=60, show_default=True,
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
@@ -48,7 +52,8 @@ from modylbench.simulator._errors import UserError
 @seed_option
 def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
-          scenario_paths: tuple[Path, ...], seed: int, asr: str | None, network: Any = None) -> None:
+          scenario_paths: tuple[Path, ...], seed: int, asr: str | None, network: Any = None,
+          bot_api: bool = False, bot_api_port: int = 8766) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token and a ready-to-paste command that joins with the example agent (stderr) and,
@@ -56,7 +61,8 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     serve started"). The meeting starts when the agent joins; afterwards the session is scored like any run. With --web the
     same port serves a page (URL printed, token in its fragment) where a person joins from a browser,
     an observer page, and the shared document over y-websocket (docs/web.md). --seed N plays fresh
-    instance N of a built-in scenario.
+    instance N of a built-in scenario. --bot-api also serves the meeting as a meeting-bot API (Attendee's
+    REST shape, ``Authorization: Token <token>``): a bot created there joins as the agent.
     """
     scenarios = load_all(scenario_paths, seed, [scenario_id])
     scenario = pick(scenarios, scenario_id)
@@ -75,7 +81,7 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
         raise UserError(f"{exc}; choose another --out") from None
     try:
         asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                           panel, web, linger, seed, asr, network))
+                           panel, web, linger, seed, asr, network, bot_api_port if bot_api else None))
     finally:
         lock.release()
 
@@ -123,7 +129,8 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
-                 linger: float, seed: int = 0, asr: str | None = None, network: Any = None) -> None:
+                 linger: float, seed: int = 0, asr: str | None = None, network: Any = None,
+                 bot_api_port: int | None = None) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock, WebServer
     from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
@@ -157,6 +164,17 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
                        err=True)
             ready.update(page_url=page.page_url, observer_url=page.observer_url,
                          observer_token=page.observer_token)
+        api = None
+        if bot_api_port is not None:
+            from modylbench.simulator._botapi import BotApi
+
+            try:
+                api = await BotApi(meeting.url, meeting.token, scenario.human_persona.name, host, bot_api_port).start()
+            except OSError as exc:
+                raise UserError(f"cannot listen on {host}:{bot_api_port} for the bot API: {exc.strerror or exc}") from None
+            click.echo(f"  bot API:  {api.base_url}/api/v1/bots (Authorization: Token <token>; meeting_url: the join URL)",
+                       err=True)
+            ready.update(bot_api_url=api.base_url, webhook_secret=api.webhook_secret)
         click.echo(f"  waiting up to {wait_seconds:.0f}s for the agent (docs/protocol.md)", err=True)
         click.echo(f"  try it:   {example_command(meeting.url, meeting.token)}", err=True)
         click.echo(json.dumps(ready), nl=True)
@@ -167,6 +185,9 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
             if page is not None:
                 forwarder.cancel()
                 await asyncio.gather(forwarder, return_exceptions=True)
+            if api is not None:
+                await api.bot_done()  # the bot's last webhooks (bot.state_change to ended) are out
+                await api.close()
         click.echo(f"meeting ended: {result.termination_reason} after {result.turns_played} turns → {folder}",
                    err=True)
         if page is None:
