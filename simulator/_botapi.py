@@ -615,6 +615,13 @@ class BotApi:
         return self.bot.as_json()
 
 
+def persona_name(scenario: Any) -> str:
+    """The name the bot sees as the meeting's host (a persona given as one line of text: that line, cut)."""
+    persona = scenario.human_persona
+    name = getattr(persona, "name", None)
+    return str(name if name else persona).split(",")[0].strip()[:100] or "Host"
+
+
 def _briefing_json(briefing: Any) -> Any:
     if briefing is None:
         return None
