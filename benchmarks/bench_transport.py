@@ -375,9 +375,8 @@ async def asr_meeting(delay: float, turns: int, repeat: int, answer_mb: float = 
     of agent speech. With ``answer_mb`` the server is hostile instead: every answer is a 200 whose JSON body is
     that many megabytes (prebuilt, so the server's own work is a socket write); ``peak_mb`` is the process's
     peak resident memory after the row."""
-    import resource
-
     import importlib.util
+    import resource
     import tempfile
     from pathlib import Path
 

@@ -166,10 +166,10 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
                          observer_token=page.observer_token)
         api = None
         if bot_api_port is not None:
-            from modylbench.simulator._botapi import BotApi, persona_name
+            from modylbench.simulator._botapi import BotApiThread, persona_name
 
             try:
-                api = await BotApi(meeting.url, meeting.token, persona_name(scenario), host, bot_api_port).start()
+                api = await BotApiThread(meeting.url, meeting.token, persona_name(scenario), host, bot_api_port).start()
             except OSError as exc:
                 raise UserError(f"cannot listen on {host}:{bot_api_port} for the bot API: {exc.strerror or exc}") from None
             click.echo(f"  bot API:  {api.base_url}/api/v1/bots (Authorization: Token <token>; meeting_url: the join URL)",

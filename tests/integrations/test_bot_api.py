@@ -20,7 +20,15 @@ import pytest
 from modylbench.channels import SignalingServer, WallClock
 from modylbench.record import read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._botapi import MAX_BODY, MAX_HEAD, BotApi, downsample, persona_name, sign_payload
+from modylbench.simulator._botapi import (
+    MAX_BODY,
+    MAX_HEAD,
+    BotApi,
+    BotApiThread,
+    downsample,
+    persona_name,
+    sign_payload,
+)
 from modylbench.simulator._runner import score_session, speech_engines
 from modylbench.simulator._session import run_meeting
 
@@ -91,7 +99,7 @@ async def _meeting_with_bot(tmp_path: Path, *bot_args: str) -> tuple[Any, dict[s
     wall = WallClock()
     async with SignalingServer() as server:
         meeting = server.create_meeting(wall)
-        api = await BotApi(meeting.url, meeting.token, persona_name(MINI)).start()
+        api = await BotApiThread(meeting.url, meeting.token, persona_name(MINI)).start()
         bot = await asyncio.create_subprocess_exec(
             sys.executable, str(EXAMPLE), "--api", api.base_url, "--token", meeting.token, "--meeting-url",
             meeting.url, "--timeout", "300", *bot_args, stdout=asyncio.subprocess.PIPE)  # fmt: skip
