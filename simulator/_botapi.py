@@ -113,6 +113,16 @@ class AudioSocket:
     ws: ClientConnection | None = None
 
 
+def _triggers(hook: dict[str, Any]) -> set[str]:
+    given = hook.get("triggers", list(TRIGGERS))
+    if not isinstance(given, list) or not all(isinstance(t, str) for t in given):
+        raise ApiError(400, "webhooks[].triggers: a list of trigger names")
+    unknown = sorted(set(given) - set(TRIGGERS))
+    if unknown:
+        raise ApiError(400, f"webhooks[].triggers: {unknown[0][:60]!r} is not served here (served: {', '.join(TRIGGERS)})")
+    return set(given)
+
+
 class Bot:
     """One bot in the meeting: its state, what it has seen, and the bridge to the harness's agent side."""
 
@@ -125,8 +135,7 @@ class Bot:
         self.metadata: dict[str, Any] = meta if isinstance(meta, dict) else {}
         self.state = "joining"
         self.events: list[dict[str, Any]] = [{"type": "join_requested", "sub_type": None, "created_at": _now_iso()}]
-        self.webhooks = [Webhook(_url(w.get("url"), ("http", "https"), "webhooks[].url"),
-                                 {str(t) for t in w.get("triggers", TRIGGERS)} & set(TRIGGERS))
+        self.webhooks = [Webhook(_url(w.get("url"), ("http", "https"), "webhooks[].url"), _triggers(w))
                          for w in body.get("webhooks") or []]  # fmt: skip
         self.sockets: list[AudioSocket] = []
         ws = body.get("websocket_settings") or {}
@@ -346,7 +355,7 @@ class Bot:
     async def _leave(self) -> None:
         self._participant("leave")
         if self.state not in ("leaving", "ended", "fatal_error"):
-            self.change_state("leaving", "leave_requested" if self.client and self.client.over else "meeting_ended")
+            self.change_state("leaving", "meeting_ended")  # POST leave set "leaving" itself
         for sock in self.sockets:
             if sock.ws is not None:
                 with contextlib.suppress(Exception):

@@ -69,14 +69,28 @@ async def test_the_api_refuses_what_it_must() -> None:
         for bad, says in [({"websocket_settings": {"audio": {"url": "http://x"}}}, "ws:// or wss://"),
                           ({"websocket_settings": {"audio": {"url": "ws://x", "sample_rate": 44100}}}, "sample_rate"),
                           ({"webhooks": [{"url": "http://a"}] * 3}, "at most 2"),
-                          ({"webhooks": [{"url": "file:///etc/passwd"}]}, "http:// or https://")]:  # fmt: skip
+                          ({"webhooks": [{"url": "file:///etc/passwd"}]}, "http:// or https://"),
+                          ({"webhooks": [{"url": "http://a", "triggers": ["calendar.events_update"]}]}, "not served here")]:  # fmt: skip
             status, body = await _http(port, _req("POST", "/api/v1/bots", {**ok, **bad}))
             assert status == 400 and says in body["error"], body
         # Sizes: a declared body past the bound is refused unread; so is a head past its bound.
         big = f"POST /api/v1/bots HTTP/1.1\r\nAuthorization: Token tok\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n"
         assert (await _http(port, big.encode()))[0] == 413
         assert (await _http(port, _req("GET", "/api/v1/bots", extra="X: " + "a" * MAX_HEAD + "\r\n")))[0] == 400
-        assert (await _http(port, _req("POST", "/api/v1/bots", extra="", body=None)[:-4] + b"\r\n\r\n[1]"))[0] in (400, 401)
+        status, body = await _http(port, _req("POST", "/api/v1/bots", [1]))
+        assert status == 400 and "not a JSON object" in body["error"]
+        assert (await _http(port, _req("PATCH", "/api/v1/bots")))[0] == 405
+        # A bot whose meeting cannot be reached: created (201), then fatal_error; the seat is taken (409);
+        # actions need the bot in the meeting (400); what is not served is a one-line 501.
+        status, bot = await _http(port, _req("POST", "/api/v1/bots", ok))
+        assert status == 201 and bot["state"] == "joining" and bot["id"].startswith("bot_")
+        await api.bot_done()
+        assert (await _http(port, _req("GET", f"/api/v1/bots/{bot['id']}")))[1]["state"] == "fatal_error"
+        assert (await _http(port, _req("POST", "/api/v1/bots", ok)))[0] == 409
+        status, body = await _http(port, _req("POST", f"/api/v1/bots/{bot['id']}/send_chat_message", {"message": "hi"}))
+        assert status == 400 and "fatal_error, not in the meeting" in body["error"]
+        status, body = await _http(port, _req("POST", f"/api/v1/bots/{bot['id']}/output_video", {}))
+        assert status == 501 and "not implemented" in body["error"]
     finally:
         await api.close()
 
