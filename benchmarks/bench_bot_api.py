@@ -6,6 +6,7 @@ event loop instead of a thread of its own (what the thread avoids).
 
     python benchmarks/bench_bot_api.py --repeat 3
     python benchmarks/bench_bot_api.py --scenario financial_analyst_lbo_model --turns 3
+    python benchmarks/bench_bot_api.py --baseline --repeat 3    # the example SDK agent, no bot API: the floor
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "attendee_bot.py"
 
 
-async def one(scenario: Any, turns: int | None, same_loop: bool, echo_audio: bool) -> dict[str, Any]:
+async def one(scenario: Any, turns: int | None, same_loop: bool, echo_audio: bool, baseline: bool = False
+              ) -> dict[str, Any]:  # fmt: skip
     persona_speech, _ = speech_engines(scenario)
     wall = WallClock()
     with tempfile.TemporaryDirectory() as tmp:
@@ -39,17 +41,25 @@ async def one(scenario: Any, turns: int | None, same_loop: bool, echo_audio: boo
         t0 = time.monotonic()
         async with SignalingServer() as server:
             meeting = server.create_meeting(wall)
-            kind = BotApi if same_loop else BotApiThread
-            api = await kind(meeting.url, meeting.token, persona_name(scenario)).start()
-            bot = await asyncio.create_subprocess_exec(
-                sys.executable, str(EXAMPLE), "--api", api.base_url, "--token", meeting.token, "--meeting-url",
-                meeting.url, *(["--echo-audio"] if echo_audio else []), stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL)  # fmt: skip
+            if baseline:  # the SDK's example agent in a process of its own: this machine's floor right now
+                api = None
+                bot = await asyncio.create_subprocess_exec(
+                    sys.executable, str(ROOT / "examples" / "echo_agent.py"), meeting.url, meeting.token,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)  # fmt: skip
+            else:
+                kind = BotApi if same_loop else BotApiThread
+                api = await kind(meeting.url, meeting.token, persona_name(scenario)).start()
+                bot = await asyncio.create_subprocess_exec(
+                    sys.executable, str(EXAMPLE), "--api", api.base_url, "--token", meeting.token, "--meeting-url",
+                    meeting.url, *(["--echo-audio"] if echo_audio else []), stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.DEVNULL)  # fmt: skip
             result = await run_meeting(meeting, scenario, "attendee-bot", folder, wall, persona_speech,
                                        MeetingOptions(turns=turns))  # fmt: skip
-            await api.bot_done()
+            if api is not None:
+                await api.bot_done()
             await asyncio.wait_for(bot.communicate(), 60)
-            await api.close()
+            if api is not None:
+                await api.close()
         wall_s = time.monotonic() - t0
         events = read_record(folder).events
         card = score_session(folder, {scenario.scenario_id: scenario}, ["offline"]).scenarios[0]
@@ -71,7 +81,7 @@ async def main(a: argparse.Namespace) -> None:
         scenario = {s.scenario_id: s for s in load_builtin()}[a.scenario]
     rows = []
     for r in range(a.repeat):
-        row = await one(scenario, a.turns, a.same_loop, a.echo_audio)
+        row = await one(scenario, a.turns, a.same_loop, a.echo_audio, a.baseline)
         rows.append(row)
         lat = ", ".join("-" if x is None else f"{x:.0f}" for x in row["latency_ms"])
         print(f"run {r + 1}: {row['end']} answered {row['answered']}/{row['turns']} turns, "
@@ -89,4 +99,6 @@ if __name__ == "__main__":
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--same-loop", action="store_true", help="the API on the meeting's event loop (no thread)")
     p.add_argument("--echo-audio", action="store_true", help="the bot answers with realtime_audio.bot_output")
+    p.add_argument("--baseline", action="store_true",
+                   help="instead: examples/echo_agent.py joins directly (no bot API), for the machine's floor")
     asyncio.run(main(p.parse_args()))

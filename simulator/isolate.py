@@ -21,10 +21,12 @@ import os
 import pwd
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 CLONE_NEWNS = 0x00020000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 4096, 16384, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 4096, 8192, 16384, 1 << 18
 
 
 class IsolationError(Exception):
@@ -55,17 +57,31 @@ def _check(rc: int, what: str) -> None:
         raise IsolationError(f"{what}: {os.strerror(err)}")
 
 
-def _hide(libc: ctypes.CDLL, path: Path) -> None:
-    """Put an empty, unreadable filesystem over ``path`` (a directory), or /dev/null over a file."""
+def _hide(libc: ctypes.CDLL, path: Path, keep: list[Path]) -> None:
+    """Put an empty, unreadable filesystem over ``path`` (a directory), or /dev/null over a file. The ``keep``
+    folders inside it (the interpreter's) stay visible at their paths, through a read-only tmpfs."""
     target = os.fsencode(path)
-    if path.is_dir():
+    inside = [k for k in keep if path in k.parents]
+    if not path.is_dir():
+        _check(libc.mount(b"/dev/null", target, None, MS_BIND, None), f"cannot hide {path}")
+        return
+    if not inside:
         rc = libc.mount(b"none", target, b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=000")
-    else:
-        rc = libc.mount(b"/dev/null", target, None, MS_BIND, None)
-    _check(rc, f"cannot hide {path}")
+        _check(rc, f"cannot hide {path}")
+        return
+    # Park the kept folders, cover ``path`` with a tmpfs holding only their mount points, move them back.
+    staging = [Path(tempfile.mkdtemp(prefix="modylbench-isolate-")) for _ in inside]
+    for k, st in zip(inside, staging, strict=True):
+        _check(libc.mount(os.fsencode(k), os.fsencode(st), None, MS_BIND | MS_REC, None), f"cannot keep {k}")
+    _check(libc.mount(b"none", target, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=64k,mode=711"), f"cannot hide {path}")
+    for k, st in zip(inside, staging, strict=True):
+        k.mkdir(parents=True, mode=0o711, exist_ok=True)
+        _check(libc.mount(os.fsencode(st), os.fsencode(k), None, MS_MOVE, None), f"cannot keep {k}")
+        st.rmdir()
+    _check(libc.mount(b"none", target, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None), f"cannot hide {path}")
 
 
-def isolate(user: str, hidden: list[Path]) -> list[str]:
+def isolate(user: str, hidden: list[Path], keep: list[Path] | None = None) -> list[str]:
     """Enter a private mount namespace and hide ``hidden``; returns the argv prefix that becomes ``user`` for
     good at exec (util-linux ``setpriv``: no groups, no capabilities, ``no_new_privs``)."""
     if sys.platform != "linux":
@@ -85,9 +101,11 @@ def isolate(user: str, hidden: list[Path]) -> list[str]:
     libc = _libc()
     _check(libc.unshare(CLONE_NEWNS), "cannot make a mount namespace")
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "cannot make the mounts private")
-    for path in hidden:
+    keep = keep or []
+    # Folders holding a kept one first: what is hidden inside a kept folder is covered after it is back.
+    for path in sorted(hidden, key=lambda h: not any(h in k.parents for k in keep)):
         if path.exists():
-            _hide(libc, path.resolve())
+            _hide(libc, path.resolve(), keep)
     os.chdir("/")
     # setpriv changes the user with the capabilities kept until exec, so the command's own path is resolved
     # as root would (an interpreter under root's home), and runs with none.
@@ -100,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--user", default="nobody", help="the user the agent runs as (default: nobody)")
     p.add_argument("--hide", action="append", type=Path, default=[], metavar="PATH",
                    help="also hide PATH (a session folder or its parent, a scenario file); repeatable")  # fmt: skip
-    p.add_argument("--show-home", action="store_true", help="do not hide the harness user's home")
+    p.add_argument("--show-home", action="store_true",
+                   help="do not hide the harness user's home (the interpreter's folders in it stay visible anyway)")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARG ...]")
     a = p.parse_args(argv)
     command = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -109,10 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     hidden = [*ground_truth_paths(), *([] if a.show_home else default_hidden()), *a.hide]
     # Paths the command itself needs (its interpreter) must stay visible: a home holding the interpreter
     # is only unreadable (mode 700), not hidden.
-    exe = Path(sys.executable).resolve()
-    hidden = [h for h in dict.fromkeys(x.resolve() for x in hidden if x.exists()) if h not in exe.parents]
+    # The interpreter's folders stay readable (under a hidden home they are put back at their paths).
+    keep = list(dict.fromkeys(Path(p).resolve() for p in (sys.prefix, sys.base_prefix)))
+    hidden = [h for h in dict.fromkeys(x.resolve() for x in hidden if x.exists()) if h not in keep]
     try:
-        prefix = isolate(a.user, hidden)
+        prefix = isolate(a.user, hidden, keep)
     except IsolationError as exc:
         print(f"isolate: {exc}", file=sys.stderr)
         return 2

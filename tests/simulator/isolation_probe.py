@@ -42,6 +42,7 @@ def main() -> None:
     seen = {"uid": os.getuid(), "cwd": os.getcwd(),
             "ground_truth": [p for p in probe.get("ground_truth", []) if _readable(p)],
             "session": [p for p in probe.get("session", []) if _readable(p)],
+            "home": [p for p in probe.get("home", []) if _readable(p)],
             "harness_env": _ancestors_environ(probe.get("marker", "\0")),
             "own_env_secret": probe.get("marker", "\0").split("=")[0] in os.environ}  # fmt: skip
     print("PROBE " + json.dumps(seen), flush=True)

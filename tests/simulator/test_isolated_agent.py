@@ -25,7 +25,7 @@ MARKER = "OPENAI_API_KEY=sk-isolation-marker-7731"
 def _probe_env(out: Path) -> str:
     truth = [str(p / "financial_analyst_lbo_model.json") for p in ground_truth_paths() if p.name == "data"]
     truth += [str(p) for p in ground_truth_paths()]
-    return json.dumps({"ground_truth": truth, "session": [str(out)], "marker": MARKER})
+    return json.dumps({"ground_truth": truth, "session": [str(out)], "home": [str(Path.home())], "marker": MARKER})
 
 
 def _isolation_unavailable() -> str | None:
@@ -60,7 +60,7 @@ def _probe_under_a_harness(tmp_path: Path, *wrapper: str) -> dict[str, object]:
 
 def test_the_probe_reads_everything_when_not_isolated(tmp_path: Path) -> None:
     seen = _probe_under_a_harness(tmp_path)
-    assert seen["ground_truth"] and seen["session"] == [str(tmp_path)]
+    assert seen["ground_truth"] and seen["session"] == [str(tmp_path)] and seen["home"] == [str(Path.home())]
     assert seen["harness_env"] is True and seen["own_env_secret"] is False
 
 
@@ -72,6 +72,7 @@ def test_isolated_the_probe_reads_none_of_it(tmp_path: Path) -> None:
                                   str(tmp_path), "--")  # fmt: skip
     assert seen["uid"] == 65534 and seen["cwd"] == "/"
     assert seen["ground_truth"] == [] and seen["session"] == [] and seen["harness_env"] is False
+    assert seen["home"] == []  # the harness user's home is hidden (its interpreter, if there, is put back)
     # The harness's own view is untouched (the mounts were the agent's only).
     assert (tmp_path / "session.txt").read_text() == "the record"
     assert all(p.exists() and any(p.iterdir()) for p in ground_truth_paths())
@@ -107,7 +108,7 @@ def test_an_isolated_agent_joins_is_scored_and_reads_nothing_it_must_not(tmp_pat
     (folder,) = [p for p in out.iterdir() if p.is_dir()]
     seen = _seen((folder / "agent.stdout.log").read_text())
     assert seen["uid"] != 0 and seen["cwd"] == "/"
-    assert seen["ground_truth"] == [] and seen["session"] == []
+    assert seen["ground_truth"] == [] and seen["session"] == [] and seen["home"] == []
     assert seen["harness_env"] is False and seen["own_env_secret"] is False
     card = json.loads((folder / "scorecard.json").read_text())
     run = card["scenarios"][0]
