@@ -56,7 +56,7 @@ SAMPLE_RATES = (8000, 16000, 24000)
 AUDIO_CHUNK_FRAMES = 5
 """Meeting audio is sent to the bot in 100 ms chunks (five 20 ms frames)."""
 TRIGGERS = ("bot.state_change", "transcript.update", "chat_messages.update", "participant_events.join_leave",
-            "participant_events.speech_start_stop", "modylbench.file_received")  # fmt: skip
+            "participant_events.speech_start_stop", "modylbench_files.update")  # fmt: skip
 NOT_IMPLEMENTED = ("output_image", "output_video", "pause_recording", "resume_recording", "recording",
                    "delete_data", "voice_agent_settings")  # fmt: skip
 
@@ -242,7 +242,7 @@ class Bot:
 
     def _participant(self, kind: str) -> None:
         p = self.api.persona
-        ev = {"id": f"pe_{len(self.participant_events)}", "participant_name": p["name"],
+        ev: dict[str, Any] = {"id": f"pe_{len(self.participant_events)}", "participant_name": p["name"],
               "participant_uuid": p["uuid"], "participant_user_uuid": None, "participant_is_host": True,
               "event_type": kind, "event_data": {}, "timestamp_ms": int(time.time() * 1000)}  # fmt: skip
         self.participant_events.append(ev)
@@ -288,7 +288,7 @@ class Bot:
                 self.webhook("chat_messages.update", msg)
             elif isinstance(ev, FileReceived):
                 self.files.append(ev)
-                self.webhook("modylbench.file_received", {"id": len(self.files) - 1, "name": ev.name,
+                self.webhook("modylbench_files.update", {"id": len(self.files) - 1, "name": ev.name,
                                                           "media_type": ev.media_type, "size": len(ev.data)})
             elif isinstance(ev, MeetingEnded | Disconnected):
                 return
@@ -647,9 +647,9 @@ def _briefing_json(briefing: Any) -> Any:
 
 
 class BotApiThread:
-    """``BotApi`` on an event loop of its own, in a thread: the bot's audio, webhooks and its WebRTC agent side
-    never stall the persona's media on the meeting's loop (in one loop a 1-turn meeting sent 120 of 2,580
-    persona frames late, up to 171 ms, on this shared machine)."""
+    """``BotApi`` on an event loop of its own, in a thread: the bot's audio, webhooks, request parsing and its
+    WebRTC agent side are never a task on the meeting's loop, which paces the persona's media (they still share
+    the process's GIL; ``benchmarks/bench_bot_api.py --same-loop`` measures the difference)."""
 
     def __init__(self, join_url: str, token: str, persona_name: str, host: str = "127.0.0.1", port: int = 0) -> None:
         self._args = (join_url, token, persona_name, host, port)
