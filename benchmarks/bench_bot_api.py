@@ -50,7 +50,7 @@ async def one(scenario: Any, turns: int | None, same_loop: bool, echo_audio: boo
                 kind = BotApi if same_loop else BotApiThread
                 api = await kind(meeting.url, meeting.token, persona_name(scenario)).start()
                 bot = await asyncio.create_subprocess_exec(
-                    sys.executable, str(EXAMPLE), "--api", api.base_url, "--token", meeting.token, "--meeting-url",
+                    sys.executable, str(EXAMPLE), "--api", api.base_url, f"--token={meeting.token}", "--meeting-url",
                     meeting.url, *(["--echo-audio"] if echo_audio else []), stdout=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.DEVNULL)  # fmt: skip
             result = await run_meeting(meeting, scenario, "attendee-bot", folder, wall, persona_speech,

@@ -2,7 +2,7 @@
 only the standard library and ``websockets``. Point it at Attendee's server or, unchanged but for the base URL,
 at a ModylBench meeting started with ``modylbench serve SCENARIO --bot-api``:
 
-    python examples/attendee_bot.py --api http://127.0.0.1:8766 --token TOKEN --meeting-url MEETING_URL
+    python examples/attendee_bot.py --api http://127.0.0.1:8766 --token=TOKEN --meeting-url MEETING_URL
 
 It creates a bot for the meeting with a webhook (served here, on 127.0.0.1) and a websocket for the meeting's
 mixed audio at 16 kHz (served here too: Attendee connects to it). On every ``transcript.update`` it answers
@@ -79,16 +79,23 @@ async def main(a: argparse.Namespace) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     hooks = webhook_server(loop, inbox)
-    stats: dict[str, Any] = {"webhooks": Counter(), "audio_s": 0.0, "answered": 0, "states": []}
+    stats: dict[str, Any] = {"webhooks": Counter(), "audio_s": 0.0, "per_participant_s": {}, "answered": 0,
+                             "states": []}
     heard: list[bytes] = []
     """Voiced 16 kHz chunks since the last answer (for --echo-audio)."""
     socket: list[ServerConnection] = []
 
     async def on_audio(ws: ServerConnection) -> None:
-        socket.append(ws)
+        if ws.request is not None and ws.request.path == "/attendee-websocket":
+            socket.append(ws)
         async for raw in ws:
             msg = json.loads(raw)
-            if msg.get("trigger") == "realtime_audio.mixed":
+            if msg.get("trigger") == "realtime_audio.per_participant":
+                speaker = msg["data"]["participant_name"]
+                pcm = base64.b64decode(msg["data"]["chunk"])
+                stats["per_participant_s"][speaker] = (stats["per_participant_s"].get(speaker, 0.0)
+                                                       + len(pcm) / 2 / msg["data"]["sample_rate"])  # fmt: skip
+            elif msg.get("trigger") == "realtime_audio.mixed":
                 pcm = base64.b64decode(msg["data"]["chunk"])
                 stats["audio_s"] += len(pcm) / 2 / msg["data"]["sample_rate"]
                 if max((abs(int.from_bytes(pcm[i:i + 2], "little", signed=True)) for i in range(0, len(pcm), 64)),
@@ -102,7 +109,10 @@ async def main(a: argparse.Namespace) -> dict[str, Any]:
             "meeting_url": a.meeting_url,
             "bot_name": a.name,
             "websocket_settings": {"audio": {"url": f"ws://127.0.0.1:{ws_port}/attendee-websocket",
-                                             "sample_rate": SAMPLE_RATE}},
+                                             "sample_rate": SAMPLE_RATE},
+                                   **({"per_participant_audio": {"url": f"ws://127.0.0.1:{ws_port}/per-participant",
+                                                                 "sample_rate": SAMPLE_RATE}}
+                                      if a.per_participant else {})},
             "webhooks": [{"url": f"http://127.0.0.1:{hooks.server_address[1]}/webhook",
                           "triggers": ["bot.state_change", "transcript.update", "chat_messages.update",
                                        "participant_events.join_leave"]}],
@@ -149,10 +159,12 @@ async def main(a: argparse.Namespace) -> dict[str, Any]:
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--api", required=True, help="the API's base URL (Attendee's, or serve --bot-api's)")
-    p.add_argument("--token", required=True, help="the API key (for ModylBench: the meeting's token)")
+    p.add_argument("--token", required=True,
+                   help="the API key (for ModylBench: the meeting's token; write --token=TOKEN, a token may start with -)")
     p.add_argument("--meeting-url", required=True)
     p.add_argument("--name", default="Notes Bot")
     p.add_argument("--echo-audio", action="store_true", help="answer with realtime_audio.bot_output instead of /speech")
+    p.add_argument("--per-participant", action="store_true", help="also ask for per-participant audio")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds before giving up")
     args = p.parse_args()
     print("bot_stats " + json.dumps(asyncio.run(main(args))), flush=True)

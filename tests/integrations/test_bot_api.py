@@ -115,7 +115,7 @@ async def _meeting_with_bot(tmp_path: Path, *bot_args: str) -> tuple[Any, dict[s
         meeting = server.create_meeting(wall)
         api = await BotApiThread(meeting.url, meeting.token, persona_name(MINI)).start()
         bot = await asyncio.create_subprocess_exec(
-            sys.executable, str(EXAMPLE), "--api", api.base_url, "--token", meeting.token, "--meeting-url",
+            sys.executable, str(EXAMPLE), "--api", api.base_url, f"--token={meeting.token}", "--meeting-url",
             meeting.url, "--timeout", "300", *bot_args, stdout=asyncio.subprocess.PIPE)  # fmt: skip
         try:
             result = await run_meeting(meeting, MINI, "attendee-bot", folder, wall, persona_speech)
@@ -160,8 +160,27 @@ async def test_an_attendee_bot_joins_is_heard_and_is_scored(tmp_path: Path) -> N
 
 @pytest.mark.slow
 async def test_a_bot_speaking_its_own_audio_over_the_websocket(tmp_path: Path) -> None:
-    result, stats, folder = await _meeting_with_bot(tmp_path, "--echo-audio")
+    result, stats, folder = await _meeting_with_bot(tmp_path, "--echo-audio", "--per-participant")
     events = _check_scored(result, stats, folder)
+    # Per-participant audio: the persona's, named, as long as the mixed stream.
+    assert list(stats["per_participant_s"]) == [persona_name(MINI)]
+    assert abs(stats["per_participant_s"][persona_name(MINI)] - stats["audio_s"]) < 1.0
     utterances = [e.text for e in events if e.event == "persona_utterance"]
     said = [e.transcript for e in events if e.event == "agent_speech" and e.transcript]
     assert said and set(said) <= set(utterances)  # realtime_audio.bot_output, words declared by the extension
+
+
+def test_serve_says_in_one_line_when_the_bot_api_cannot_listen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    from modylbench.simulator.cli import exit_code
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["serve", MINI.scenario_id, "--scenarios", str(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl"),
+                "--port", "0", "--bot-api", "--bot-api-port", str(port), "--out", str(tmp_path / "s"), "--wait", "1"]
+        assert exit_code(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert f"cannot listen on 127.0.0.1:{port} for the bot API" in err[-1] and "Traceback" not in "\n".join(err)
