@@ -473,6 +473,7 @@ class BotApi:
         self._server: asyncio.Server | None = None
         self._slots = asyncio.Semaphore(MAX_CONNECTIONS)
         self._run: asyncio.Task[None] | None = None
+        self._created = asyncio.Event()
 
     @property
     def base_url(self) -> str:
@@ -490,6 +491,13 @@ class BotApi:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
+
+    async def bot_joined(self) -> str:
+        """Wait until a bot has been created and has joined the meeting; its id."""
+        await self._created.wait()
+        assert self.bot is not None
+        await self.bot.joined.wait()
+        return self.bot.id
 
     async def bot_done(self) -> None:
         """Wait until the bot has left and its last webhooks are out (or it never came)."""
@@ -626,6 +634,7 @@ class BotApi:
             raise ApiError(400, "websocket_settings: an object of objects")
         self.bot = Bot(self, body)
         self._run = asyncio.ensure_future(self.bot.run())
+        self._created.set()
         return self.bot.as_json()
 
 
@@ -700,6 +709,11 @@ class BotApiThread:
         """Wait until the bot has left and its last webhooks are out (or it never came)."""
         assert self.api is not None
         await self._call(self.api.bot_done())
+
+    async def bot_joined(self) -> str:
+        """Wait until a bot has been created and has joined the meeting; its id."""
+        assert self.api is not None
+        return str(await self._call(self.api.bot_joined()))
 
     async def close(self) -> None:
         if self.api is None or self._loop is None or self._thread is None:

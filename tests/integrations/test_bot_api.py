@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from modylbench.channels import SignalingServer, WallClock
-from modylbench.record import read_record
+from modylbench.record import products_json, read_record, rebuild_doc
 from modylbench.scenarios import load_path
 from modylbench.simulator._botapi import (
     MAX_BODY,
@@ -107,6 +107,19 @@ def test_webhook_signature_and_audio_rates() -> None:
         assert len(out) == rate // 10 and 5000 < np.abs(out).max() <= 8000
 
 
+async def _extensions(api: BotApiThread, token: str) -> dict[str, Any]:
+    """The ModylBench extensions, used while the bot is in the meeting: the briefing, an edit, the products."""
+    bot_id = await api.bot_joined()
+    base = f"/api/v1/bots/{bot_id}/modylbench"
+    _, briefing = await _http(api.api.port, _req("GET", f"{base}/briefing", token=token))
+    status, _ = await _http(api.api.port, _req("POST", f"{base}/edit", {"product_id": "model", "pointer": "/ebitda",
+                                                                      "value": 42}, token=token))  # fmt: skip
+    _, products = await _http(api.api.port, _req("GET", f"{base}/products", token=token))
+    status_bad, refused = await _http(api.api.port, _req("POST", f"{base}/edit", {"product_id": "model"}, token=token))
+    return {"bot_id": bot_id, "briefing": briefing, "edit": status, "products": products,
+            "bad_edit": (status_bad, refused)}  # fmt: skip
+
+
 async def _meeting_with_bot(tmp_path: Path, *bot_args: str) -> tuple[Any, dict[str, Any], Path]:
     folder = tmp_path / "session"
     persona_speech, _ = speech_engines(MINI)
@@ -118,15 +131,20 @@ async def _meeting_with_bot(tmp_path: Path, *bot_args: str) -> tuple[Any, dict[s
             sys.executable, str(EXAMPLE), "--api", api.base_url, f"--token={meeting.token}", "--meeting-url",
             meeting.url, "--timeout", "300", *bot_args, stdout=asyncio.subprocess.PIPE)  # fmt: skip
         try:
+            used = asyncio.create_task(_extensions(api, meeting.token))
             result = await run_meeting(meeting, MINI, "attendee-bot", folder, wall, persona_speech)
             await api.bot_done()
             out, _ = await asyncio.wait_for(bot.communicate(), 60)
+            ext = await asyncio.wait_for(used, 10)
+            base = f"/api/v1/bots/{ext['bot_id']}/modylbench"
+            ext["files"] = (await _http(api.api.port, _req("GET", f"{base}/files", token=meeting.token)))[1]
+            ext["file0"] = (await _http(api.api.port, _req("GET", f"{base}/files/0", token=meeting.token)))[1]
         finally:
             if bot.returncode is None:
                 bot.kill()
             await api.close()
     line = next(x for x in out.decode().splitlines() if x.startswith("bot_stats "))
-    return result, json.loads(line[len("bot_stats "):]), folder
+    return result, {**json.loads(line[len("bot_stats "):]), "extensions": ext}, folder
 
 
 def _check_scored(result: Any, stats: dict[str, Any], folder: Path) -> list[Any]:
@@ -156,6 +174,15 @@ async def test_an_attendee_bot_joins_is_heard_and_is_scored(tmp_path: Path) -> N
     events = _check_scored(result, stats, folder)
     said = [e for e in events if e.event == "agent_speech"]
     assert all(s.transcript.startswith("Noted: ") for s in said)  # POST /speech: the harness's voice, its words
+    # The extensions: the briefing, an edit that reached the shared document, the pushed file.
+    ext = stats["extensions"]
+    assert MINI.meeting_goal[:30] in json.dumps(ext["briefing"])
+    assert ext["edit"] == 200 and ext["products"]["model"]["content"]["ebitda"] == 42
+    assert ext["bad_edit"][0] == 400 and "value are required" in ext["bad_edit"][1]["error"]
+    assert products_json(rebuild_doc(events))["model"]["content"]["ebitda"] == 42
+    pushed = next(e for e in events if e.event == "file_pushed" or getattr(e, "name", None) == "inputs.csv")
+    assert [f["name"] for f in ext["files"]] == ["inputs.csv"] and pushed is not None
+    assert base64.b64decode(ext["file0"]["data"]) and ext["file0"]["name"] == "inputs.csv"
 
 
 @pytest.mark.slow
@@ -184,3 +211,24 @@ def test_serve_says_in_one_line_when_the_bot_api_cannot_listen(tmp_path: Path, c
         assert exit_code(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert f"cannot listen on 127.0.0.1:{port} for the bot API" in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_output_audio_mp3_is_decoded_to_the_meeting_rate() -> None:
+    import io
+
+    import av
+
+    from modylbench.simulator._botapi import ApiError, _decode_mp3
+
+    buf = io.BytesIO()
+    with av.open(buf, mode="w", format="mp3") as out:
+        stream = out.add_stream("mp3", rate=16000, layout="mono")
+        tone = (8000 * np.sin(2 * np.pi * 440 * np.arange(16000) / 16000)).astype("<i2").reshape(1, -1)
+        frame = av.AudioFrame.from_ndarray(tone, format="s16", layout="mono")
+        frame.sample_rate = 16000
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    pcm = _decode_mp3(base64.b64encode(buf.getvalue()).decode())
+    assert 0.9 <= len(pcm) / 2 / 48000 <= 1.2  # one second of audio, at 48 kHz
+    with pytest.raises(ApiError, match="not decodable MP3"):
+        _decode_mp3(base64.b64encode(b"not an mp3 at all" * 100).decode())
