@@ -13,13 +13,22 @@ import re
 from dataclasses import dataclass
 
 from modylbench.record import TurnResponse
-from modylbench.scenarios import Scenario, Turn, number_matches, quantity_spans, spoken_to_digits
+from modylbench.scenarios import (
+    Contradiction,
+    Scenario,
+    Turn,
+    number_matches,
+    quantity_spans,
+    spoken_to_digits,
+)
 
 logger = logging.getLogger(__name__)
 
 QUIET_WORDS = 3
 """At most this many words (and no figure) in a turn meant for someone else still counts as staying quiet: an
 "mm-hm" or "noted" is not taking the floor."""
+LATE_CREDIT = 0.85
+"""Who-said-what and a contradiction said in the agent's next line, as facts said a turn late."""
 UNNAMED_ANSWER_CREDIT = 0.5
 """An answer to a guest's question that names nobody: it answers, but not visibly to the person who asked."""
 SPOKE_OUT_OF_TURN = "spoke_out_of_turn"
@@ -64,17 +73,39 @@ def _name_at(text: str, names: dict[str, str]) -> list[tuple[int, str]]:
     return [(m.start(), names[m.group(1).lower()]) for m in pattern.finditer(text)]
 
 
-def first_named(text: str, scenario: Scenario) -> str | None:
-    """The participant the agent names first (whom the answer is addressed to), if any."""
-    found = _name_at(text, _names(scenario))
-    return found[0][1] if found else None
+_OPENER = r"(?:(?:thanks|thank you|okay|ok|sure|right|so|yes|good question|good point)[,!.]?\s+)?"
+
+
+def addressee(text: str, scenario: Scenario) -> str | None:
+    """Whom the agent's answer is addressed to: the participant it names in the vocative, at its start ("Marcus,
+    ...", "Thanks Marcus, ...") or at its end ("..., Marcus."); None when it addresses nobody by name."""
+    names = _names(scenario)
+    alt = "|".join(re.escape(n) for n in names)
+    # A name opening a sentence or clause and followed by a comma or colon, or closing one after a comma: the first
+    # such is whom the answer is for ("Here is where that lands: Marcus, ..." included).
+    vocative = re.compile(
+        rf"(?:^|[.!?:;]\s+|\n\s*){_OPENER}({alt})\b(?:\s+[A-Z]\w+)?\s*[,:!]"
+        rf"|,\s*({alt})\b(?:\s+[A-Z]\w+)?\s*(?:[.!?]+|$)", re.IGNORECASE)
+    m = vocative.search(text.strip())
+    return names[(m.group(1) or m.group(2)).lower()] if m else None
+
+
+def next_agent_turn(scenario: Scenario, turn_index: int) -> int | None:
+    """The next turn after ``turn_index`` that is the agent's to answer (lines for others are skipped: a late
+    answer waits until a side conversation is over); None after the last."""
+    for t in scenario.turns[turn_index + 1:]:
+        if not scenario.expects_quiet(t):
+            return t.turn_index
+    return None
 
 
 def attributed(text: str, scenario: Scenario, value: float, unit: str, tol: float) -> list[str | None]:
     """For each place ``text`` states ``value``: the participant it is said of, the one named last before it in
-    its sentence (or, with none before, the first after it); None when the sentence names nobody."""
+    its sentence (or, with none before, the first after it; with none in the sentence, the last one the sentence
+    before named: "Marcus said 11 percent. Sorry, I misspoke: 9."); None when neither names anybody."""
     names = _names(scenario)
     out: list[str | None] = []
+    carry: str | None = None
     for sentence in _SENTENCE.split(spoken_to_digits(text)):
         people = _name_at(sentence, names)
         for start, _end, q in quantity_spans(sentence):
@@ -82,7 +113,8 @@ def attributed(text: str, scenario: Scenario, value: float, unit: str, tol: floa
                 continue
             before = [who for at, who in people if at < start]
             after = [who for at, who in people if at > start]
-            out.append(before[-1] if before else after[0] if after else None)
+            out.append(before[-1] if before else after[0] if after else carry)
+        carry = people[-1][1] if people else None
     return out
 
 
@@ -90,11 +122,14 @@ def _states(text: str, value: float, unit: str, tol: float) -> bool:
     return any(number_matches(q, value, unit, tol) for _s, _e, q in quantity_spans(spoken_to_digits(text)))
 
 
-def turn_checks(scenario: Scenario, turn: Turn, response: TurnResponse | None) -> list[RoomCheck]:
-    """The multi-party checks of one turn (none in a one-to-one meeting)."""
+def turn_checks(scenario: Scenario, turn: Turn, response: TurnResponse | None,
+                late: TurnResponse | None = None) -> list[RoomCheck]:
+    """The multi-party checks of one turn (none in a one-to-one meeting); ``late``: the agent's next line's
+    response, where who-said-what and a contradiction still count at ``LATE_CREDIT`` (as facts do)."""
     if scenario.room is None:
         return []
     text = said(response)
+    late_text = said(late)
     ti = turn.turn_index
     out: list[RoomCheck] = []
     if scenario.expects_quiet(turn):
@@ -104,28 +139,49 @@ def turn_checks(scenario: Scenario, turn: Turn, response: TurnResponse | None) -
         return out
     speaker = scenario.speaker_of(turn)
     if speaker != scenario.room.host.name:
-        named = first_named(text, scenario) if text.strip() else None
-        credit = 0.0 if not text.strip() else 1.0 if named == speaker else UNNAMED_ANSWER_CREDIT if named is None else 0.0
-        out.append(RoomCheck(ti, "asker", credit, f"asked by {speaker}; answered {named or 'nobody by name'}"))
+        named = addressee(text, scenario) if text.strip() else None
+        own = _asker_credit(text, scenario, speaker)
+        later = LATE_CREDIT * _asker_credit(late_text, scenario, speaker)
+        out.append(RoomCheck(ti, "asker", max(own, later), f"asked by {speaker}; answered {named or 'nobody by name'}"
+                             + (" (a line late)" if later > own else "")))
     facts = {f.id: f for f in turn.expected_facts}
     for a in turn.attributions:
         f = facts[a.fact_id]
         if isinstance(f.value, str):
             continue
+        own = _attribution_credit(text, scenario, a.said_by, float(f.value), f.unit, f.tolerance_pct)
+        later = LATE_CREDIT * _attribution_credit(late_text, scenario, a.said_by, float(f.value), f.unit,
+                                                  f.tolerance_pct)
         who = attributed(text, scenario, float(f.value), f.unit, f.tolerance_pct)
-        right = a.said_by in who
-        wrong = any(w is not None and w != a.said_by for w in who)
-        credit = 1.0 if right and not wrong else 0.5 if right else 0.0
-        out.append(RoomCheck(ti, "attribution", credit, f"{a.fact_id}: {a.said_by} -> {who or 'not stated'}"))
+        out.append(RoomCheck(ti, "attribution", max(own, later), f"{a.fact_id}: {a.said_by} -> {who or 'not stated'}"
+                             + (" (a line late)" if later > own else "")))
     c = turn.contradiction
     if c is not None:
-        values = sum(_states(text, cl.value, cl.unit, c.tolerance_pct) for cl in c.claims)
-        named_people = {who for _at, who in _name_at(text, _names(scenario))}
-        people = sum(cl.said_by in named_people for cl in c.claims)
-        credit = (values + people) / (2 * len(c.claims))
-        out.append(RoomCheck(ti, "contradiction", credit, f"{c.id}: figures {values}/{len(c.claims)}, "
-                             f"people {people}/{len(c.claims)}"))
+        own, detail = _contradiction_credit(text, scenario, c)
+        later = LATE_CREDIT * _contradiction_credit(late_text, scenario, c)[0]
+        out.append(RoomCheck(ti, "contradiction", max(own, later), detail + (" (a line late)" if later > own else "")))
     return out
+
+
+def _asker_credit(text: str, scenario: Scenario, speaker: str) -> float:
+    if not text.strip():
+        return 0.0
+    named = addressee(text, scenario)
+    return 1.0 if named == speaker else UNNAMED_ANSWER_CREDIT if named is None else 0.0
+
+
+def _attribution_credit(text: str, scenario: Scenario, said_by: str, value: float, unit: str, tol: float) -> float:
+    who = attributed(text, scenario, value, unit, tol)
+    right = said_by in who
+    wrong = any(w is not None and w != said_by for w in who)
+    return 1.0 if right and not wrong else 0.5 if right else 0.0
+
+
+def _contradiction_credit(text: str, scenario: Scenario, c: Contradiction) -> tuple[float, str]:
+    values = sum(_states(text, cl.value, cl.unit, c.tolerance_pct) for cl in c.claims)
+    named_people = {who for _at, who in _name_at(text, _names(scenario))}
+    people = sum(cl.said_by in named_people for cl in c.claims)
+    return (values + people) / (2 * len(c.claims)), f"{c.id}: figures {values}/{len(c.claims)}, people {people}/{len(c.claims)}"
 
 
 def room_share(checks: list[RoomCheck]) -> float | None:

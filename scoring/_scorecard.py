@@ -284,7 +284,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             expected_edits=[e for e, _ in expected_by_turn.get(t.turn_index, [])],
             edits_matched=sum(1 for _, ev in expected_by_turn.get(t.turn_index, []) if ev is not None and ev.counts),
             trajectory_source=source,
-            next_response=by_turn.get(t.turn_index + 1) if t.turn_index + 1 < len(scenario.turns) else None,
+            # The agent's next line: the next turn, or after a side conversation the next one that is its to answer.
+            next_response=by_turn.get(R.next_agent_turn(scenario, t.turn_index)),  # type: ignore[arg-type]
             later={i: r for i, r in by_turn.items() if t.turn_index < i < len(scenario.turns)},
             prev_response=by_turn.get(t.turn_index - 1),
             told=told,
@@ -379,7 +380,7 @@ def _score_quiet_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
 def _room_cap(run: _Run, turns: list[TurnScore], total: float) -> tuple[float, list[str]]:
     """Several people (docs/scoring.md): the mean of the multi-party checks takes the ceiling from 10 down to the
     floor, as curveballs do; each turn's failed checks are flagged on it."""
-    checks = [c for it in run.turn_items for c in R.turn_checks(run.scenario, it.turn, it.response)]
+    checks = [c for it in run.turn_items for c in R.turn_checks(run.scenario, it.turn, it.response, it.next_response)]
     share = R.room_share(checks)
     if share is None:
         return total, []
