@@ -46,9 +46,9 @@ def line(
 ) -> Turn:
     """One line of a multi-party meeting (its index is set by ``insert_turns``). A line for another person
     (``to`` a participant's name) expects the agent to stay quiet; one for the agent or the room, a reply."""
-    quiet = to not in (AGENT, ROOM)
-    if quiet and (facts or reference):
+    if to not in (AGENT, ROOM) and (facts or reference):
         raise ValueError(f"a line {speaker} says to {to} expects no reply from the agent: no facts, no reference")
+    quiet = to != AGENT and not facts and not reference  # as Scenario.expects_quiet reads it
     return Turn(
         turn_index=0,
         human_utterance=utterance,
@@ -135,6 +135,16 @@ def retell(turn: Turn, *, speaker: str | None = None, to: str | None = None, utt
     if chat_message is not None:
         update["chat_message"] = chat_message
     return turn.model_copy(update=update)
+
+
+def retell_at(scenario: Scenario, index: int, **change: Any) -> None:
+    """Retell turn ``index`` of ``scenario`` in place (``retell``'s arguments); an edge case it plays is said in the
+    same new words."""
+    turn = retell(scenario.turns[index], **change)
+    scenario.turns[index] = turn
+    if turn.edge_case and "utterance" in change:
+        scenario.edge_cases = [e.model_copy(update={"human_utterance": turn.human_utterance})
+                               if e.name == turn.edge_case else e for e in scenario.edge_cases]  # fmt: skip
 
 
 def participants_at(scenario: Scenario, turn_index: int) -> list[Participant]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from modylbench.scenarios._kit import number
 from modylbench.scenarios._knowledge import KnowledgeItem
-from modylbench.scenarios._room import insert_turns, line, person_knowledge, retell, with_room
+from modylbench.scenarios._room import insert_turns, line, person_knowledge, retell_at, with_room
 from modylbench.scenarios._schema import (
     AGENT,
     ROOM,
@@ -96,16 +96,14 @@ def build(seed: int = 0) -> Scenario:
              f"case, and she brought the lenders' cap of {cut_x} senior. {first_ops} said capex is running closer "
              f"to {capex_ops} percent, so diligence should reconcile the two."),
     ]
-    cut_turn = sc.turns[AT_LENDER_CUT]
     lender_side = [
         line(CFO, host.name, f"Dana, sorry to cut in: the lead arranger just emailed me. They will only do "
              f"{cut_x} of senior, not {senior_x}. Pricing and amortisation unchanged."),
         line(host.name, CFO, f"{cut_x}. Wonderful. Thanks, Priya, I'll take it from here."),
     ]
     sc = insert_turns(sc, AT_WHO_SAID, who_said)
-    sc.turns[AT_LENDER_CUT] = retell(
-        cut_turn, utterance=f"{AGENT_NAME}, you heard Priya: senior is capped at {cut_x} now. The lenders' note is in "
-        "chat. Rerun everything.")
+    retell_at(sc, AT_LENDER_CUT, utterance=f"{AGENT_NAME}, you heard Priya: senior is capped at {cut_x} now. The "
+              "lenders' note is in chat. Rerun everything.")
     sc = insert_turns(sc, AT_LENDER_CUT, lender_side)
     ops_joins = [
         line(OPS, ROOM, f"Marcus Bell, operations, sorry I'm late. For what it's worth, capex is running closer to "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from modylbench.scenarios._kit import number
 from modylbench.scenarios._knowledge import KnowledgeItem
-from modylbench.scenarios._room import insert_turns, line, person_knowledge, retell, with_room
+from modylbench.scenarios._room import insert_turns, line, person_knowledge, retell_at, with_room
 from modylbench.scenarios._schema import (
     AGENT,
     Attribution,
@@ -91,10 +91,8 @@ def build(seed: int = 0) -> Scenario:
         line(host.name, FIN, "Sales, Renata. It's their forecast, it's their penalty."),
     ]
     sc = insert_turns(sc, AT_ASIDE, aside)
-    cut_turn = sc.turns[AT_COLUMBUS]
-    sc.turns[AT_COLUMBUS] = retell(
-        cut_turn, utterance=f"{AGENT_NAME}, you heard Kenji: Columbus can only do {figure(cut)} cases in Q4, not "
-        f"{figure(m.net.dc('CMH').capacity)}. Re-run it.")
+    retell_at(sc, AT_COLUMBUS, utterance=f"{AGENT_NAME}, you heard Kenji: Columbus can only do {figure(cut)} cases "
+              f"in Q4, not {figure(m.net.dc('CMH').capacity)}. Re-run it.")
     columbus_side = [
         line(OPS, host.name, f"Marisol, heads-up from ops: the Columbus WMS cutover slipped to mid-October. We're on two "
              f"shifts through Thanksgiving, {figure(cut)} cases for the quarter at most."),
