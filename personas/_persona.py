@@ -334,7 +334,11 @@ class ScriptedPersona:
             for q in questions_in(text):
                 self._asked += 1
                 qid = f"q{turn.turn_index}.{self._asked}"
-                answer = self.answerer.answer(q)
+                # Several people: a question a guest is asked by name is theirs to answer (personas/_room.py).
+                guest_answerer, q_for, guest = self.room.answerer_for(q, turn) if self.room else (None, q, None)
+                answer = (guest_answerer or self.answerer).answer(q_for)
+                if guest is not None and self.room is not None:
+                    self.room.answered_by[qid] = guest
                 outcome = answer.outcome
                 if outcome in ANSWERED_OUTCOMES and self._answered + len(self._pending) >= MAX_ANSWERS_PER_TURN:
                     outcome = "over_limit"
@@ -367,18 +371,21 @@ class ScriptedPersona:
                 break
             self._answered += 1
             common = self._common(turn)
+            who = (self.room.answered_by.get(qid) or self.room.room.host.name) if self.room is not None else None
             if turn.channel == "chat":
-                sent = await self.link.send_chat(answer.text, reply_to=qid)
+                sent = await self.link.send_chat(answer.text, reply_to=qid, sender=who)
                 self.emit(PersonaAnswer(**common, question_id=qid, text=answer.text, channel="chat", start=sent,
                                         end=sent, knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
                                         answerer=answer.answerer))
                 continue
             hold = getattr(self.clock, "hold", None)
             with hold() if hold is not None else contextlib.nullcontext():
-                pcm = await asyncio.to_thread(self.speech.synthesize, answer.text)
+                engine = self.room.engine_named(who) if self.room is not None and who else self.speech
+                pcm = await asyncio.to_thread(engine.synthesize, answer.text)
             playback = await self.link.play(pcm)
             start = await playback.started
-            await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid))
+            await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid,
+                                                 speaker=who or "persona"))
             end = await playback.ended
             if self.on_audio is not None:
                 played = int(round((end - start) * 48_000)) * 2

@@ -8,11 +8,13 @@ a turn; one-to-one scenarios have none and play exactly as before.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from modylbench.channels import ParticipantJoined, ParticipantLeft, room_hello
+from modylbench.personas._answerer import OfflineAnswerer
 from modylbench.personas._speech import CachedEngine, EspeakEngine, OpenAISpeechEngine, SpeechEngine
-from modylbench.scenarios import PersonaVoice, Scenario, Turn
+from modylbench.scenarios import Participant, PersonaVoice, Scenario, Turn
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +55,34 @@ class RoomPlayer:
         # The host speaks with the engine the run chose (its --voice); each guest with their own voice.
         self._engines = {p.name: engine if p.name == host else voice_engine(engine, p.voice)
                          for p in self.room.participants}  # fmt: skip
+        self._answerers = {p.name: OfflineAnswerer(scenario, p.knowledge) for p in self.room.participants[1:]
+                           if p.knowledge is not None}  # fmt: skip
+        self.answered_by: dict[str, str] = {}
+        """Question id -> the participant who answers it (the host's answers are not listed)."""
+        firsts = "|".join(re.escape(p.first_name) for p in self.room.participants[1:]) or "(?!)"
+        self._vocative = re.compile(rf"^\s*({firsts})\b\s*[,:]\s*|,\s*({firsts})\s*\?*\s*$", re.IGNORECASE)
+
+    def present(self, turn_index: int) -> list[Participant]:
+        """The people in the meeting during turn ``turn_index``."""
+        return [p for p in self.room.participants if p.joins_at_turn <= turn_index
+                and (p.leaves_after_turn is None or turn_index <= p.leaves_after_turn)]
+
+    def answerer_for(self, question: str, turn: Turn) -> tuple[OfflineAnswerer | None, str, str | None]:
+        """Who answers ``question``: a guest in the meeting it names in the vocative ("Priya, what is capex?",
+        "…, Priya?") answers from their own knowledge; anyone else, the host. Returns (the guest's answerer or None
+        for the host's, the question without the name, the guest's name or None)."""
+        m = self._vocative.search(question)
+        if m is None:
+            return None, question, None
+        first = (m.group(1) or m.group(2)).lower()
+        guest = next((p for p in self.present(turn.turn_index) if p.first_name.lower() == first), None)
+        if guest is None or guest.name not in self._answerers:
+            return None, question, None
+        return self._answerers[guest.name], (question[: m.start()] + " " + question[m.end():]).strip(), guest.name
+
+    def engine_named(self, name: str) -> SpeechEngine:
+        """The voice of participant ``name``."""
+        return self._engines[name]
 
     def engine_for(self, turn: Turn) -> SpeechEngine:
         """The voice that says ``turn``'s line."""

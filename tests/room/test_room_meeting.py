@@ -98,3 +98,19 @@ def test_agents_for_one_person_take_part_in_a_multi_party_meeting(tmp_path: Path
     assert run.scorecard.scenarios[0].termination_reason == "completed"
     answered = [t for t in run.scorecard.scenarios[0].turns if "no_response" not in t.flags]
     assert answered
+
+
+def test_a_guest_asked_by_name_answers_from_their_own_knowledge() -> None:
+    from modylbench.personas import RoomPlayer, make_engine
+
+    sc = build("financial_analyst_lbo_room")
+    room = RoomPlayer(sc, make_engine("espeak"))
+    during = sc.turns[20]
+    answerer, q, who = room.answerer_for("Priya, what is capex as a share of revenue?", during)
+    assert who == "Priya Raman" and answerer is not None and q == "what is capex as a share of revenue?"
+    assert "6" in answerer.answer(q).text
+    _, _, marcus = room.answerer_for("What is the capex run rate this year, Marcus?", during)
+    assert marcus == "Marcus Bell"
+    assert room.answerer_for("What is the senior interest rate?", during)[2] is None  # the host's
+    # Not in the meeting yet (Marcus joins at turn 14): the host answers.
+    assert room.answerer_for("Marcus, what is the capex run rate?", sc.turns[2])[2] is None
