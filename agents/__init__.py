@@ -5,6 +5,7 @@ from modylbench.agents._client import MeetingClient, join, join_inprocess
 from modylbench.agents._doc import AgentDoc
 from modylbench.agents._reference import AGENTS, BuiltinAgent, make_agent
 from modylbench.channels import (
+    ActiveSpeakerChanged,
     AudioReceived,
     Briefing,
     CaptionReceived,
@@ -16,6 +17,10 @@ from modylbench.channels import (
     Hello,
     MeetingEnded,
     MeetingEvent,
+    ParticipantJoinedReceived,
+    ParticipantLeftReceived,
+    RoomInfo,
+    RoomParticipant,
     ScreenFrameReceived,
     Synthesize,
     TurnClosed,
@@ -25,6 +30,11 @@ from modylbench.channels import (
 )
 
 __all__ = [
+    "ActiveSpeakerChanged",
+    "RoomParticipant",
+    "ParticipantJoinedReceived",
+    "ParticipantLeftReceived",
+    "RoomInfo",
     "AGENTS",
     "AgentDoc",
     "BuiltinAgent",

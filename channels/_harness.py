@@ -161,11 +161,13 @@ class LinkBase:
         self.turn_index: int | None = None
         self.briefing: dict[str, Any] | None = None
         """What the agent is told when it joins, sent as ``hello.briefing``; set before the agent connects."""
+        self.room: dict[str, Any] | None = None
+        """Who is in a multi-party meeting, sent as ``hello.room`` (``room_hello``); None: one-to-one."""
 
     def hello_message(self) -> str:
         """The ``hello`` control message, sent once every channel is open (docs/protocol.md)."""
         return hello_message(self.meeting_id, self.options.captions, self.options.screen_fps, self.clock.now(),
-                             self.briefing)  # fmt: skip
+                             self.briefing, self.room)  # fmt: skip
 
     def _channels_open(self) -> str:
         """Every data channel is open: the meeting clock starts now. Returns the hello, to be sent first."""
@@ -411,9 +413,9 @@ class LinkBase:
         self.audio.stop(now)
         return now
 
-    async def send_chat(self, text: str, reply_to: str | None = None) -> float:
+    async def send_chat(self, text: str, reply_to: str | None = None, sender: str | None = None) -> float:
         now = self.clock.now()
-        await self._send("chat", persona_chat_message(text, now, reply_to))
+        await self._send("chat", persona_chat_message(text, now, reply_to, sender or "persona"))
         return now
 
     async def send_control(self, message: ControlMessage) -> bool:

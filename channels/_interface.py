@@ -91,11 +91,13 @@ class Caption:
     final: bool = True
     reply_to: str | None = None
     """The agent's question this utterance answers (docs/protocol.md "Asking the persona"); None: scripted."""
+    speaker: str = "persona"
+    """Who says it: ``persona`` in a one-to-one meeting, the participant's name in a multi-party one."""
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {
             "type": "caption",
-            "speaker": "persona",
+            "speaker": self.speaker,
             "text": self.text,
             "utterance_id": self.utterance_id,
             "start": self.start,
@@ -117,7 +119,41 @@ class MeetingEnd:
         return {"type": "meeting_end", "reason": self.reason}
 
 
-ControlMessage = TurnStartMarker | TurnEndMarker | TurnClosedMarker | Caption | MeetingEnd
+@dataclass(frozen=True, slots=True)
+class ActiveSpeaker:
+    """Who is speaking now in a multi-party meeting (``speaker`` None: nobody), as an SFU's active-speaker event."""
+
+    speaker: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "active_speaker", "speaker": self.speaker}
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipantJoined:
+    """A person joined the meeting (multi-party meetings; the ones there from the start are in ``hello``)."""
+
+    name: str
+    role: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "participant_joined", "name": self.name, "role": self.role}
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipantLeft:
+    """A person left the meeting (multi-party meetings)."""
+
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "participant_left", "name": self.name}
+
+
+ControlMessage = (
+    TurnStartMarker | TurnEndMarker | TurnClosedMarker | Caption | MeetingEnd | ActiveSpeaker | ParticipantJoined
+    | ParticipantLeft
+)
 
 # ---------------------------------------------------------------- playback and file outcomes
 
@@ -359,6 +395,8 @@ class MeetingLink(Protocol):
     options: LinkOptions
     briefing: dict[str, Any] | None
     """Sent to the agent as ``hello.briefing`` when it joins (docs/protocol.md); set it before then."""
+    room: dict[str, Any] | None
+    """Sent as ``hello.room`` in a multi-party meeting (docs/protocol.md "Several people"); None one-to-one."""
 
     @property
     def clock(self) -> Clock:
@@ -386,9 +424,9 @@ class MeetingLink(Protocol):
         """Put ``image`` on the screen share from the next frame on; returns the meeting time it was taken."""
         ...
 
-    async def send_chat(self, text: str, reply_to: str | None = None) -> float:
-        """Post a chat message as the persona (``reply_to``: the agent's question it answers); returns the
-        meeting time sent."""
+    async def send_chat(self, text: str, reply_to: str | None = None, sender: str | None = None) -> float:
+        """Post a chat message as the persona (``reply_to``: the agent's question it answers; ``sender``: the
+        participant's name in a multi-party meeting, else ``persona``); returns the meeting time sent."""
         ...
 
     async def send_control(self, message: ControlMessage) -> bool:

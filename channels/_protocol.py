@@ -66,14 +66,66 @@ def fit_briefing(message: dict[str, Any], limit: int = MAX_JSON) -> dict[str, An
 
 
 def hello_message(
-    meeting_id: str, captions: bool, screen_fps: float, time: float, briefing: dict[str, Any] | None
+    meeting_id: str, captions: bool, screen_fps: float, time: float, briefing: dict[str, Any] | None,
+    room: dict[str, Any] | None = None,
 ) -> str:
-    """The ``hello`` control message both transports send once every channel is open (docs/protocol.md §3)."""
+    """The ``hello`` control message both transports send once every channel is open (docs/protocol.md §3);
+    ``room`` (a multi-party meeting's people, ``room_hello``) goes in as ``hello.room``."""
     obj: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "meeting_id": meeting_id,
                            "captions": captions, "screen_fps": screen_fps, "time": time}  # fmt: skip
+    if room is not None:
+        obj["room"] = room
     if briefing is not None:
         obj["briefing"] = briefing
     return dumps(fit_briefing(obj))
+
+
+def room_hello(agent_name: str, participants: list[tuple[str, str]], present: set[str],
+               audio_tracks: dict[str, int] | None = None) -> dict[str, Any]:
+    """``hello.room``: what the people call the agent and everyone of the meeting (name, role, whether they are in
+    it at the start, and the index of their own audio track among the agent's receive-only audio transceivers,
+    when it offered one for them: docs/protocol.md "Several people")."""
+    people = []
+    for name, role in participants:
+        p: dict[str, Any] = {"name": name, "role": role, "present": name in present}
+        if audio_tracks is not None and name in audio_tracks:
+            p["audio_track"] = audio_tracks[name]
+        people.append(p)
+    return {"agent_name": agent_name, "participants": people}
+
+
+@dataclass(frozen=True, slots=True)
+class RoomParticipant:
+    """One person of a multi-party meeting, as ``hello.room.participants[]`` lists them."""
+
+    name: str
+    role: str
+    present: bool
+    """In the meeting from its start (the others join later: ``ParticipantJoined``)."""
+    audio_track: int | None = None
+    """Index of this person's own audio track among your extra receive-only audio transceivers (None: only the
+    mixed track carries them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    """``hello.room``: who is in a multi-party meeting and what they call you."""
+
+    agent_name: str
+    participants: tuple[RoomParticipant, ...]
+
+    @classmethod
+    def from_json(cls, obj: Any) -> RoomInfo | None:
+        if not isinstance(obj, dict):
+            return None
+        people = obj.get("participants")
+        out = []
+        for p in people if isinstance(people, list) else ():
+            if isinstance(p, dict):
+                track = p.get("audio_track")
+                out.append(RoomParticipant(str(p.get("name", "")), str(p.get("role", "")), bool(p.get("present", True)),
+                                       track if isinstance(track, int) and not isinstance(track, bool) else None))
+        return cls(str(obj.get("agent_name", "")), tuple(out))
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +188,8 @@ class Hello:
     """The whole message as sent."""
     briefing: Briefing | None = None
     """The brief, meeting goal and deliverables with their templates (None if the meeting sent none)."""
+    room: RoomInfo | None = None
+    """The people of a multi-party meeting and what they call you (None: a one-to-one meeting)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +206,8 @@ class CaptionReceived:
     """Meeting time the persona will have finished saying it, when known."""
     reply_to: str | None = None
     """The id of your question this answers (``q<turn>.<n>``); None for the persona's scripted lines."""
+    speaker: str = "persona"
+    """Who says it: ``persona`` (one-to-one), or the participant's name (multi-party)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +248,31 @@ class ChatReceived:
     text: str
     reply_to: str | None = None
     """The id of your question this answers (``q<turn>.<n>``); None otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveSpeakerChanged:
+    """Who is speaking now in a multi-party meeting (``speaker`` None: nobody)."""
+
+    time: float
+    speaker: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipantJoinedReceived:
+    """A person joined a multi-party meeting."""
+
+    time: float
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipantLeftReceived:
+    """A person left a multi-party meeting."""
+
+    time: float
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +324,9 @@ MeetingEvent = (
     | TurnClosed
     | MeetingEnded
     | ChatReceived
+    | ActiveSpeakerChanged
+    | ParticipantJoinedReceived
+    | ParticipantLeftReceived
     | FileReceived
     | ScreenFrameReceived
     | DocMessageReceived
@@ -253,6 +337,7 @@ MeetingEvent = (
 
 MeetingMessageEvent = (
     Hello | CaptionReceived | TurnStarted | TurnEnded | TurnClosed | MeetingEnded | ChatReceived
+    | ActiveSpeakerChanged | ParticipantJoinedReceived | ParticipantLeftReceived
 )
 """The events the harness's control and chat messages become."""
 
@@ -275,12 +360,20 @@ def parse_meeting_message(label: str, obj: dict[str, Any], now: float) -> Meetin
         return None
     if kind == "hello":
         return Hello(now, str(obj.get("meeting_id", "")), bool(obj.get("captions", True)), obj,
-                     Briefing.from_json(obj.get("briefing")))  # fmt: skip
+                     Briefing.from_json(obj.get("briefing")), RoomInfo.from_json(obj.get("room")))  # fmt: skip
     if kind == "caption":
         return CaptionReceived(now, str(obj.get("text", "")), str(obj.get("utterance_id", "")),
                                bool(obj.get("final", True)), _optional_time(obj.get("start")),
                                _optional_time(obj.get("end")),
-                               obj["reply_to"] if isinstance(obj.get("reply_to"), str) else None)  # fmt: skip
+                               obj["reply_to"] if isinstance(obj.get("reply_to"), str) else None,
+                               str(obj.get("speaker", "persona")))  # fmt: skip
+    if kind == "active_speaker":
+        speaker = obj.get("speaker")
+        return ActiveSpeakerChanged(now, speaker if isinstance(speaker, str) else None)
+    if kind == "participant_joined":
+        return ParticipantJoinedReceived(now, str(obj.get("name", "")), str(obj.get("role", "")))
+    if kind == "participant_left":
+        return ParticipantLeftReceived(now, str(obj.get("name", "")))
     if kind == "turn_start":
         return TurnStarted(now, int(obj.get("turn_index", 0)), str(obj.get("phase", "")))
     if kind == "turn_end":
@@ -305,9 +398,10 @@ def control_message(message: ControlMessage, time: float) -> str:
     return raw
 
 
-def persona_chat_message(text: str, time: float, reply_to: str | None = None) -> str:
-    """A chat message from the persona (harness → agent); ``reply_to`` names the agent's question it answers."""
-    obj: dict[str, Any] = {"type": "chat", "sender": "persona", "text": text, "time": time}
+def persona_chat_message(text: str, time: float, reply_to: str | None = None, sender: str = "persona") -> str:
+    """A chat message from the persona (harness → agent); ``reply_to`` names the agent's question it answers,
+    ``sender`` the participant who posts it in a multi-party meeting."""
+    obj: dict[str, Any] = {"type": "chat", "sender": sender, "text": text, "time": time}
     if reply_to is not None:
         obj["reply_to"] = reply_to
     return dumps(obj)

@@ -10,6 +10,7 @@ from modylbench.personas._answerer import (
     withheld_asks,
 )
 from modylbench.personas._persona import AgentActivity, PersonaOptions, ScriptedPersona
+from modylbench.personas._room import RoomPlayer, room_hello_of, voice_engine
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import (
     CachedEngine,
@@ -28,5 +29,5 @@ __all__ = [
     "MAX_ANSWERS_PER_TURN", "Answer", "OfflineAnswerer", "questions_in", "render", "answers_to", "withheld_asks",
     "AgentActivity", "CachedEngine", "EspeakEngine", "OpenAISpeechEngine", "PersonaOptions", "ScriptedPersona",
     "SpeechEngine", "SpeechError", "default_cache_dir", "make_engine", "read_wav_mono", "render_slide",
-    "resample_s16", "wav_bytes",
+    "resample_s16", "wav_bytes", "RoomPlayer", "room_hello_of", "voice_engine",
 ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from modylbench.channels import (
+    ActiveSpeaker,
     Caption,
     Clock,
     LinkOptions,
@@ -33,6 +34,7 @@ from modylbench.personas._answerer import (
     OfflineAnswerer,
     questions_in,
 )
+from modylbench.personas._room import RoomPlayer
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import SpeechEngine, wav_bytes
 from modylbench.record import (
@@ -148,6 +150,8 @@ class ScriptedPersona:
         self._pending: list[tuple[str, Answer, float, str]] = []  # (question id, answer, heard at, channel)
         self._asked = 0  # questions recorded this turn
         self._answered = 0  # answers given this turn
+        self.room = RoomPlayer(scenario, speech) if scenario.room is not None else None
+        """Who says which line in a multi-party meeting (None: one-to-one)."""
 
     def set_up_deliverables(self, doc: Workspace) -> None:
         """Create every product in the shared document from its template, as the persona (before turn 0).
@@ -168,7 +172,7 @@ class ScriptedPersona:
         cache makes a rerun synthesise nothing).
         """
         for t in turns:
-            pcm = self.speech.synthesize(t.human_utterance)
+            pcm = (self.speech if self.room is None else self.room.engine_for(t)).synthesize(t.human_utterance)
             self._audio[t.turn_index] = pcm
             self._audio_att[t.turn_index] = self.attach(wav_bytes(pcm), "audio/wav")
             if t.screen is not None and t.screen.slide_id not in self._slides:
@@ -186,6 +190,8 @@ class ScriptedPersona:
         self.activity.new_turn(turn.turn_index)
         # Questions from an earlier turn are that turn's: the meeting has moved on.
         self._heard_seen, self._pending, self._asked, self._answered = len(self.activity.heard), [], 0, 0
+        for joined in self.room.joining(turn) if self.room is not None else ():
+            await self.link.send_control(joined)
         self.emit(TurnStart(**self._common(turn), phase=turn.phase, channel=turn.channel))
         await self.link.send_control(TurnStartMarker(turn.turn_index, turn.phase))
         if turn.screen is not None and turn.screen.slide_id != self._current_slide:
@@ -201,8 +207,9 @@ class ScriptedPersona:
             await self.link.send_chat(text)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=text))
         if turn.chat_message:
-            await self.link.send_chat(turn.chat_message)
-            self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message))
+            speaker = self.room.speaker(turn) if self.room is not None else None
+            await self.link.send_chat(turn.chat_message, sender=speaker)
+            self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message, speaker=speaker))
         await self._speak(turn)
         for name in turn.files:
             await self._push(turn, name)
@@ -214,6 +221,8 @@ class ScriptedPersona:
         if not self.activity.gone:
             # Tell the agent its window closed and why, so it never has to guess from our silence.
             await self.link.send_control(TurnClosedMarker(turn.turn_index, reason))
+            for left in self.room.leaving(turn) if self.room is not None else ():
+                await self.link.send_control(left)
         return reason
 
     async def _speak(self, turn: Turn) -> None:
@@ -222,17 +231,23 @@ class ScriptedPersona:
         pcm = self._audio[turn.turn_index]
         playback = await self.link.play(pcm)
         start = await playback.started
+        speaker = self.room.speaker(turn) if self.room is not None else None
+        if speaker is not None:
+            await self.link.send_control(ActiveSpeaker(speaker))
         captioned = await self.link.send_control(
-            Caption(turn.human_utterance, f"u{turn.turn_index}", start, start + playback.duration)
+            Caption(turn.human_utterance, f"u{turn.turn_index}", start, start + playback.duration,
+                    speaker=speaker or "persona")
         )
         end = await playback.ended
+        if speaker is not None:
+            await self.link.send_control(ActiveSpeaker(None))
         if self.on_audio is not None:
             played = int(round((end - start) * 48_000)) * 2
             self.on_audio(start, pcm[:played] if playback.cut else pcm)
         if any(start < t < end for t in self.activity.onsets):
             self.emit(Interruption(**self._common(turn), by="agent", kind="overlap"))
         self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,
-                                   audio=self._audio_att[turn.turn_index], captioned=captioned))
+                                   audio=self._audio_att[turn.turn_index], captioned=captioned, speaker=speaker))
 
     async def _push(self, turn: Turn, name: str) -> None:
         f = self.scenario.data_file(name)
@@ -319,7 +334,11 @@ class ScriptedPersona:
             for q in questions_in(text):
                 self._asked += 1
                 qid = f"q{turn.turn_index}.{self._asked}"
-                answer = self.answerer.answer(q)
+                # Several people: a question a guest is asked by name is theirs to answer (personas/_room.py).
+                guest_answerer, q_for, guest = self.room.answerer_for(q, turn) if self.room else (None, q, None)
+                answer = (guest_answerer or self.answerer).answer(q_for)
+                if guest is not None and self.room is not None:
+                    self.room.answered_by[qid] = guest
                 outcome = answer.outcome
                 if outcome in ANSWERED_OUTCOMES and self._answered + len(self._pending) >= MAX_ANSWERS_PER_TURN:
                     outcome = "over_limit"
@@ -352,18 +371,21 @@ class ScriptedPersona:
                 break
             self._answered += 1
             common = self._common(turn)
+            who = (self.room.answered_by.get(qid) or self.room.room.host.name) if self.room is not None else None
             if turn.channel == "chat":
-                sent = await self.link.send_chat(answer.text, reply_to=qid)
+                sent = await self.link.send_chat(answer.text, reply_to=qid, sender=who)
                 self.emit(PersonaAnswer(**common, question_id=qid, text=answer.text, channel="chat", start=sent,
                                         end=sent, knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
                                         answerer=answer.answerer))
                 continue
             hold = getattr(self.clock, "hold", None)
             with hold() if hold is not None else contextlib.nullcontext():
-                pcm = await asyncio.to_thread(self.speech.synthesize, answer.text)
+                engine = self.room.engine_named(who) if self.room is not None and who else self.speech
+                pcm = await asyncio.to_thread(engine.synthesize, answer.text)
             playback = await self.link.play(pcm)
             start = await playback.started
-            await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid))
+            await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid,
+                                                 speaker=who or "persona"))
             end = await playback.ended
             if self.on_audio is not None:
                 played = int(round((end - start) * 48_000)) * 2

@@ -98,6 +98,9 @@ class PersonaUtterance(_Event):
     end: float = Field(description="Meeting time the speech ended (or was cut).")
     audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
     captioned: bool = Field(default=True, description="Whether a caption was sent on the control channel.")
+    speaker: str | None = Field(
+        default=None, description="Participant who said it (multi-party meetings); None: the persona of a one-to-one."
+    )
 
 
 class AgentSpeech(_Event):
@@ -136,6 +139,9 @@ class ChatMessage(_Event):
     event: Literal["chat_message"] = "chat_message"
     sender: Participant = Field(description="Who posted it.")
     text: str = Field(description="Message text.")
+    speaker: str | None = Field(
+        default=None, description="Participant who posted it (multi-party meetings, sender persona); None otherwise."
+    )
 
 
 QuestionOutcome = Literal["answered", "unknown", "deliverable", "offer", "not_addressed", "over_limit"]

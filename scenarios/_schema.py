@@ -207,6 +207,104 @@ class HumanPersona(_Model):
     voice: PersonaVoice = Field(default_factory=PersonaVoice, description="Speech synthesis settings.")
 
 
+AGENT = "agent"
+"""``Turn.addressed_to`` for a line said to the agent under test."""
+ROOM = "room"
+"""``Turn.addressed_to`` for a line said to everyone in the meeting."""
+MIN_PARTICIPANTS, MAX_PARTICIPANTS = 2, 4
+"""How many people a multi-party meeting has besides the agent (docs/authoring.md "Several people")."""
+
+
+class Participant(_Model):
+    """One person in a multi-party meeting: who they are, what they want, how they sound, what they know."""
+
+    name: NonEmptyId = Field(description="Full name; unique in the meeting; the first word is how people address them.")
+    role: NonEmptyStr = Field(description="Job title and organisation.")
+    agenda: list[str] = Field(default_factory=list, description="What this person wants out of the meeting.")
+    voice: PersonaVoice = Field(default_factory=PersonaVoice, description="Their own voice (distinct in the meeting).")
+    knowledge: Knowledge | None = Field(
+        default=None, description="What this person knows and answers from (None: the host's knowledge, the scenario's)."
+    )
+    joins_at_turn: int = Field(default=0, ge=0, description="First turn this person is in the meeting (joins late).")
+    leaves_after_turn: int | None = Field(
+        default=None, ge=0, description="Last turn this person is in the meeting (leaves early); None: stays to the end."
+    )
+
+    @property
+    def first_name(self) -> str:
+        """How others address this person ('Priya' for 'Priya Raman')."""
+        return self.name.split()[0]
+
+
+class MeetingRoom(_Model):
+    """The people in a multi-party meeting (docs/authoring.md "Several people"); absent: a one-to-one meeting."""
+
+    agent_name: NonEmptyId = Field(description="What the people call the agent under test ('Alex').")
+    participants: list[Participant] = Field(
+        min_length=MIN_PARTICIPANTS, max_length=MAX_PARTICIPANTS,
+        description="The human participants, the host first (the host is the scenario's human_persona).",
+    )
+
+    @model_validator(mode="after")
+    def _distinct(self) -> MeetingRoom:
+        names = [p.name for p in self.participants]
+        firsts = [p.first_name.lower() for p in self.participants]
+        if len(set(firsts)) != len(firsts):
+            raise ValueError(f"participants: first names must differ (people address each other by them): {names}")
+        if self.agent_name.split()[0].lower() in firsts:
+            raise ValueError(f"agent_name {self.agent_name!r} shares a first name with a participant")
+        for kind in ("engine_voice", "openai_voice"):
+            voices = [getattr(p.voice, kind) for p in self.participants]
+            if len(set(voices)) != len(voices):
+                raise ValueError(f"participants: each needs a voice of their own ({kind}: {voices})")
+        for p in self.participants:
+            if p.leaves_after_turn is not None and p.leaves_after_turn < p.joins_at_turn:
+                raise ValueError(f"participant {p.name!r} leaves before joining")
+        return self
+
+    def participant(self, name: str) -> Participant | None:
+        """The participant with this full name, if any."""
+        return next((p for p in self.participants if p.name == name), None)
+
+    @property
+    def host(self) -> Participant:
+        """The person who runs the meeting (the scenario's human_persona)."""
+        return self.participants[0]
+
+
+class Claim(_Model):
+    """A figure one participant states (for a contradiction between participants)."""
+
+    said_by: NonEmptyId = Field(description="Participant's full name.")
+    value: float = Field(description="The figure they state.")
+    unit: str = Field(default="", description="Unit it is said in.")
+
+
+class Contradiction(_Model):
+    """Two participants gave different figures for one thing; a strong participant surfaces it."""
+
+    id: NonEmptyId = Field(description="Stable id, unique within the scenario.")
+    description: NonEmptyStr = Field(description="What the figures are of.")
+    claims: list[Claim] = Field(min_length=2, description="Who said which figure (different people, different values).")
+    tolerance_pct: float = Field(default=0.5, ge=0, description="Allowed relative error when a figure is restated, in %.")
+
+    @model_validator(mode="after")
+    def _different(self) -> Contradiction:
+        people = [c.said_by for c in self.claims]
+        if len(set(people)) != len(people):
+            raise ValueError(f"contradiction {self.id!r}: each claim is another participant's")
+        if len({round(c.value, 9) for c in self.claims}) != len(self.claims):
+            raise ValueError(f"contradiction {self.id!r}: the claims must disagree")
+        return self
+
+
+class Attribution(_Model):
+    """An expected fact of the turn that a participant (not the agent) brought: stating it, say who said it."""
+
+    fact_id: NonEmptyId = Field(description="Id of one of the turn's expected_facts.")
+    said_by: NonEmptyId = Field(description="Participant's full name who stated it.")
+
+
 class ProductSpec(_Model):
     """A work product in the shared document: its type, the skeleton the persona creates, the reference."""
 
@@ -261,6 +359,19 @@ class Turn(_Model):
     )
     reference_response: str = Field(default="", description="What the reference (oracle) agent says.")
     reference_chat: str | None = Field(default=None, description="What the oracle posts in chat, if anything.")
+    speaker: IdStr | None = Field(
+        default=None, description="Participant who speaks this turn (multi-party meetings); None: the human_persona."
+    )
+    addressed_to: IdStr | None = Field(
+        default=None,
+        description="Whom the line is for: 'agent', 'room' or a participant's full name; None: the agent (one-to-one).",
+    )
+    attributions: list[Attribution] = Field(
+        default_factory=list, description="Expected facts a participant brought: the agent says who (multi-party)."
+    )
+    contradiction: Contradiction | None = Field(
+        default=None, description="Participants' figures that disagree, to be surfaced this turn (multi-party)."
+    )
 
 
 class VerificationCriterion(_Model):
@@ -417,6 +528,9 @@ class Scenario(_Model):
     knowledge: Knowledge | None = Field(
         default=None, description="What the persona knows and can be asked (never what the agent must produce)."
     )
+    room: MeetingRoom | None = Field(
+        default=None, description="The people of a multi-party meeting (None: the agent meets the human_persona alone)."
+    )
 
     @field_validator("metadata", mode="before")
     @classmethod
@@ -475,11 +589,66 @@ class Scenario(_Model):
         cdupes = sorted({c for c in crit_ids if crit_ids.count(c) > 1})
         if cdupes:
             problems.append(f"expected_outputs: duplicate criterion id {cdupes[0]!r}")
+        problems += self._room_problems()
         if problems:
             raise ValueError("; ".join(problems))
         return self
 
+    def _room_problems(self) -> list[str]:
+        """Who speaks to whom must name people of the meeting (docs/authoring.md "Several people")."""
+        problems: list[str] = []
+        room = self.room
+        if room is None:
+            for i, t in enumerate(self.turns):
+                if t.speaker is not None or t.addressed_to not in (None, AGENT) or t.attributions or t.contradiction:
+                    problems.append(f"turns[{i}]: speaker, addressed_to, attributions and contradiction need a `room`")
+                    break
+            return problems
+        host = self.human_persona.name if isinstance(self.human_persona, HumanPersona) else self.human_persona
+        if room.host.name != host:
+            problems.append(f"room.participants[0]: the host {room.host.name!r} must be the human_persona ({host!r})")
+        names = {p.name for p in room.participants}
+        for i, t in enumerate(self.turns):
+            speaker = t.speaker or room.host.name
+            who = room.participant(speaker)
+            if who is None:
+                problems.append(f"turns[{i}].speaker: {speaker!r} is not a participant")
+                continue
+            if t.turn_index < who.joins_at_turn or (who.leaves_after_turn is not None and t.turn_index > who.leaves_after_turn):
+                problems.append(f"turns[{i}].speaker: {speaker!r} is not in the meeting at this turn")
+            if t.addressed_to not in (None, AGENT, ROOM) and t.addressed_to not in names:
+                problems.append(f"turns[{i}].addressed_to: {t.addressed_to!r} is not 'agent', 'room' or a participant")
+            if t.addressed_to == speaker:
+                problems.append(f"turns[{i}].addressed_to: {speaker!r} talks to themselves")
+            if t.addressed_to in names and (t.expected_facts or t.reference_response.strip() or t.edge_case):
+                problems.append(f"turns[{i}]: a line for {t.addressed_to!r} expects no reply from the agent "
+                                "(no expected_facts, reference_response or edge_case)")
+            fact_ids = {f.id for f in t.expected_facts}
+            for a in t.attributions:
+                if a.fact_id not in fact_ids:
+                    problems.append(f"turns[{i}].attributions: {a.fact_id!r} is not one of the turn's expected_facts")
+                if a.said_by not in names:
+                    problems.append(f"turns[{i}].attributions: {a.said_by!r} is not a participant")
+            if t.contradiction is not None:
+                for c in t.contradiction.claims:
+                    if c.said_by not in names:
+                        problems.append(f"turns[{i}].contradiction: {c.said_by!r} is not a participant")
+        return problems
+
     # ------------------------------------------------------------------ helpers
+
+    def speaker_of(self, turn: Turn) -> str:
+        """Who says ``turn``'s line: a participant's name, or the human_persona's in a one-to-one meeting."""
+        if turn.speaker:
+            return turn.speaker
+        return self.human_persona.name if isinstance(self.human_persona, HumanPersona) else "persona"
+
+    def expects_quiet(self, turn: Turn) -> bool:
+        """The agent is expected to stay quiet (multi-party meetings): the line is for another person, or for the
+        room with nothing to answer (no facts, no reference reply, no curveball)."""
+        if self.room is None or turn.addressed_to in (None, AGENT):
+            return False
+        return not turn.expected_facts and not turn.reference_response.strip() and turn.edge_case is None
 
     @property
     def channels_used(self) -> list[str]:

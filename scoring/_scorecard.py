@@ -24,6 +24,7 @@ from modylbench.scenarios import (
 )
 from modylbench.scenarios.builtin import instance_of, published_counterpart
 from modylbench.scoring import _formula as F
+from modylbench.scoring import _room as R
 from modylbench.scoring import _uncertainty as U
 from modylbench.scoring._evidence import EditEvidence, edit_evidence, snapshot_trajectory
 from modylbench.scoring._judges import CachingJudge, Item, Judge, ProductItem, TurnItem
@@ -283,7 +284,8 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             expected_edits=[e for e, _ in expected_by_turn.get(t.turn_index, [])],
             edits_matched=sum(1 for _, ev in expected_by_turn.get(t.turn_index, []) if ev is not None and ev.counts),
             trajectory_source=source,
-            next_response=by_turn.get(t.turn_index + 1) if t.turn_index + 1 < len(scenario.turns) else None,
+            # The agent's next line: the next turn, or after a side conversation the next one that is its to answer.
+            next_response=by_turn.get(R.next_agent_turn(scenario, t.turn_index)),  # type: ignore[arg-type]
             later={i: r for i, r in by_turn.items() if t.turn_index < i < len(scenario.turns)},
             prev_response=by_turn.get(t.turn_index - 1),
             told=told,
@@ -341,6 +343,8 @@ def _assemble_item(item: Item, verdicts: list[Verdict]) -> tuple[dict[str, float
 
 
 def _score_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
+    if item.scenario.expects_quiet(item.turn):
+        return _score_quiet_turn(item, verdicts)
     dims, flags, reason = _assemble_item(item, verdicts)
     score: float | None = None
     capped = False
@@ -360,6 +364,34 @@ def _score_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
         flags=flags,
         unscored_reason=reason,
     )
+
+
+def _score_quiet_turn(item: TurnItem, verdicts: list[Verdict]) -> TurnScore:
+    """A line meant for someone else (docs/scoring.md "Several people"): staying quiet is the answer, scored from
+    the agent's words alone (10 held back, 1 took the floor), whatever a judge made of it."""
+    quiet = R.kept_quiet(R.said(item.response))
+    value = 10.0 if quiet else 1.0
+    dims = dict.fromkeys(item.dimensions, value)
+    score, capped = F.turn_score(dims)
+    return TurnScore(turn_index=item.turn.turn_index, score=score, capped=capped, dimensions=dims, judges=verdicts,
+                     flags=[R.HELD_BACK if quiet else R.SPOKE_OUT_OF_TURN], unscored_reason=None)
+
+
+def _room_cap(run: _Run, turns: list[TurnScore], total: float) -> tuple[float, list[str]]:
+    """Several people (docs/scoring.md): the mean of the multi-party checks takes the ceiling from 10 down to the
+    floor, as curveballs do; each turn's failed checks are flagged on it."""
+    checks = [c for it in run.turn_items for c in R.turn_checks(run.scenario, it.turn, it.response, it.next_response)]
+    share = R.room_share(checks)
+    if share is None:
+        return total, []
+    by_turn = {t.turn_index: t for t in turns}
+    for c in checks:
+        flag = R.ROOM_FLAGS[c.kind]
+        t = by_turn.get(c.turn_index)
+        if t is not None and c.credit < 1.0 and flag not in t.flags:
+            t.flags.append(flag)
+    cap = F.SCENARIO_FLOOR + (10.0 - F.SCENARIO_FLOOR) * share
+    return (cap, [R.ROOM_CAP_FLAG]) if total > cap else (total, [])
 
 
 def _score_product(
@@ -449,7 +481,8 @@ def _scenario_floors(
             total = cap
             if "edge_cases_conceded" not in flags:
                 flags.append("edge_cases_unhandled")
-    return total, flags
+    total, room_flags = _room_cap(run, turns, total)
+    return total, flags + room_flags
 
 
 def _speech(resp: ScenarioResponses, turns: list[TurnScore]) -> SpeechAccount | None:

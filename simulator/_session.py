@@ -44,7 +44,14 @@ from modylbench.channels import (
     SharedDocument,
     sync_message,
 )
-from modylbench.personas import AgentActivity, OfflineAnswerer, PersonaOptions, ScriptedPersona, SpeechEngine
+from modylbench.personas import (
+    AgentActivity,
+    OfflineAnswerer,
+    PersonaOptions,
+    ScriptedPersona,
+    SpeechEngine,
+    room_hello_of,
+)
 from modylbench.record import (
     MAX_RECORD_LINE,
     AgentDone,
@@ -486,6 +493,7 @@ async def run_meeting(
     if getattr(link, "connected", False):
         logger.warning("the agent joined before the meeting started: its hello carried no briefing")
     link.briefing = briefing(scenario)
+    link.room = room_hello_of(scenario)  # who is in a multi-party meeting (hello.room); None one-to-one
     folder.mkdir(parents=True, exist_ok=True)
     turns = scenario.turns[: opts.turns] if opts.turns else list(scenario.turns)
     rec = SessionRecorder(folder, clock, opts.snapshot_every, opts.on_event)

@@ -19,6 +19,8 @@ EXPECTED_COUNTS = {
     "optimization_solver_supply_chain": (48, 4, "Peer"),
     "business_analyst_pipeline_diagnosis": (50, 5, "Peer"),
     "scientist_hypertension_trial": (52, 5, "Consultant"),
+    "financial_analyst_lbo_room": (60, 5, "Consultant"),
+    "optimization_solver_supply_chain_room": (56, 4, "Peer"),
 }
 
 

@@ -374,10 +374,10 @@ class MeetingInputTransport(BaseInputTransport):
                 return
             await self._on_event(ev)
 
-    async def _transcribe(self, text: str) -> None:
+    async def _transcribe(self, text: str, user_id: str = PERSONA) -> None:
         self._heard = True
         await self.push_frame(
-            TranscriptionFrame(text=text, user_id=PERSONA, timestamp=time_now_iso8601(), finalized=True)
+            TranscriptionFrame(text=text, user_id=user_id, timestamp=time_now_iso8601(), finalized=True)
         )
 
     async def _on_event(self, ev: MeetingEvent) -> None:
@@ -390,10 +390,12 @@ class MeetingInputTransport(BaseInputTransport):
                     )
         elif isinstance(ev, CaptionReceived):
             if self._params.captions and ev.final and ev.text.strip():
-                await self._transcribe(ev.text)
+                # Several people (docs/protocol.md §4a): the participant's name is the pipeline's user id.
+                await self._transcribe(ev.text, PERSONA if ev.speaker == "persona" else ev.speaker)
         elif isinstance(ev, ChatReceived):
+            # The frame stays the persona's (the output transport posts every non-persona chat frame as the bot's).
             await self.push_frame(MeetingChatFrame(ev.text, sender=PERSONA))
-            await self._transcribe(f"[chat] {ev.text}")
+            await self._transcribe(f"[chat] {ev.text}", PERSONA if ev.sender == "persona" else ev.sender)
         elif isinstance(ev, FileReceived):
             await self._transcribe(f"[file {ev.name} shared: {len(ev.data)} bytes, {ev.media_type}]")
         elif isinstance(ev, ScreenFrameReceived):

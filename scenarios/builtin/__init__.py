@@ -1,4 +1,4 @@
-"""The six built-in scenarios: each module generates its data, solves it and builds the Scenario.
+"""The built-in scenarios (six one-to-one meetings, two multi-party ones): each module generates its data, solves it and builds the Scenario.
 
 ``build(scenario_id, seed)`` gives one: seed 0 from the committed data files in ``scenarios/data/``
 (``python -m modylbench.scenarios.builtin`` rebuilds them; a test checks they are current), any
@@ -30,6 +30,9 @@ BUILDERS: dict[str, str] = {
     "optimization_solver_supply_chain": "supply_chain",
     "business_analyst_pipeline_diagnosis": "pipeline",
     "scientist_hypertension_trial": "hypertension",
+    # Multi-party meetings (docs/authoring.md "Several people"): the one-to-one builders' data and solvers.
+    "financial_analyst_lbo_room": "lbo_room",
+    "optimization_solver_supply_chain_room": "supply_chain_room",
 }
 BUILTIN_IDS: tuple[str, ...] = tuple(BUILDERS)
 

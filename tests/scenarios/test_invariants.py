@@ -48,6 +48,16 @@ SHAPE: dict[str, dict[str, Any]] = {
         "quality_tier": "Consultant", "turns": 52, "edge_cases": 5,
         "products": {"results_tables", "statistical_report", "sbp_change_by_arm"},
     },
+    # Multi-party meetings (tests/room): the one-to-one meetings with people added.
+    "financial_analyst_lbo_room": {
+        "vertical": "Financial Analyst", "title": "CloudSync LBO Model, with the CFO and operations lead",
+        "quality_tier": "Consultant", "turns": 60, "edge_cases": 5, "products": {"lbo_model", "ic_memo", "debt_paydown"},
+    },
+    "optimization_solver_supply_chain_room": {
+        "vertical": "Optimization Solver", "title": "Q4 distribution plan, with ops and finance",
+        "quality_tier": "Peer", "turns": 56, "edge_cases": 4,
+        "products": {"distribution_plan", "optimization_memo", "capacity_utilization"},
+    },
 }  # fmt: skip
 """What each scenario is: the same on every instance (a fresh seed changes figures, not the meeting)."""
 
@@ -62,8 +72,8 @@ def scenario(request: pytest.FixtureRequest) -> Scenario:
     return instance(sid, seed)
 
 
-def test_all_six_are_covered() -> None:
-    assert set(SHAPE) == set(BUILTIN_IDS) and len(BUILTIN_IDS) == 6
+def test_all_eight_are_covered() -> None:
+    assert set(SHAPE) == set(BUILTIN_IDS) and len(BUILTIN_IDS) == 8
 
 
 # --------------------------------------------------------------------------- shape
@@ -106,7 +116,10 @@ def test_each_edge_case_is_played_once_by_an_edge_turn(scenario: Scenario) -> No
 
 def test_channel_payloads_waits_and_files(scenario: Scenario) -> None:
     for t in scenario.turns:
-        assert 15 <= t.wait_for_agent_sec <= 120, t.turn_index
+        if scenario.expects_quiet(t):  # a line for someone else (multi-party): a short window, to stay quiet in
+            assert 5 <= t.wait_for_agent_sec <= 30, t.turn_index
+        else:
+            assert 15 <= t.wait_for_agent_sec <= 120, t.turn_index
         if t.channel == "chat":
             assert t.chat_message, t.turn_index
         if t.channel == "screen":
@@ -121,6 +134,9 @@ def test_channel_payloads_waits_and_files(scenario: Scenario) -> None:
 
 def test_every_turn_has_facts_and_a_reference(scenario: Scenario) -> None:
     for t in scenario.turns:
+        if scenario.expects_quiet(t):  # a line for someone else (multi-party): the right answer is none
+            assert not t.expected_facts and not t.reference_response.strip(), t.turn_index
+            continue
         assert t.expected_facts, f"turn {t.turn_index} has no expected fact"
         assert t.reference_response.strip(), t.turn_index
     ids = [f.id for t in scenario.turns for f in t.expected_facts]

@@ -42,7 +42,7 @@ def test_each_config_loads_with_datasets(
 def test_default_config_is_the_scenarios(exported: Path, tmp_path: Path) -> None:
     ds = datasets.load_dataset(str(exported), split="test", cache_dir=str(tmp_path / "hf"))
     assert "scenario_id" in ds.column_names and "edge_case_id" not in ds.column_names
-    assert len(set(ds["scenario_id"])) == 6
+    assert len(set(ds["scenario_id"])) == 8
 
 
 def test_card_front_matter_and_columns(exported: Path) -> None:

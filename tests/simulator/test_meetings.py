@@ -230,8 +230,8 @@ def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
     assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0
 
 
-def test_resolve_scenarios_has_all_six() -> None:
-    assert len(resolve_scenarios()) == 6
+def test_resolve_scenarios_has_all_eight() -> None:
+    assert len(resolve_scenarios()) == 8  # six one-to-one meetings, two multi-party ones
 
 
 def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
