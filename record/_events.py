@@ -100,6 +100,27 @@ class PersonaUtterance(_Event):
     captioned: bool = Field(default=True, description="Whether a caption was sent on the control channel.")
 
 
+class PersonaBackchannel(_Event):
+    """The persona murmured a backchannel ("mm-hm") while the agent spoke: audio only, not a turn."""
+
+    event: Literal["persona_backchannel"] = "persona_backchannel"
+    text: str = Field(description="What was murmured.")
+    start: float = Field(description="Meeting time it started.")
+    end: float = Field(description="Meeting time it ended.")
+    audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
+
+
+class PersonaAside(_Event):
+    """The persona said something to someone else (non-directed speech): audio only, no caption."""
+
+    event: Literal["persona_aside"] = "persona_aside"
+    text: str = Field(description="What was said.")
+    to: str = Field(description="Who it was said to.")
+    start: float = Field(description="Meeting time it started.")
+    end: float = Field(description="Meeting time it ended.")
+    audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
+
+
 class AgentSpeech(_Event):
     """A segment of the agent's speech, found by voice-activity detection on its audio track."""
 
@@ -360,6 +381,8 @@ Event = Annotated[
     SessionStart
     | TurnStart
     | PersonaUtterance
+    | PersonaBackchannel
+    | PersonaAside
     | AgentSpeech
     | AgentSpeechRecognised
     | AgentSpeechUnrecognised
