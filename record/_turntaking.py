@@ -236,11 +236,11 @@ def turn_taking(events: Iterable[Any]) -> TurnTaking:
     # Backchannels (S_BC): the agent should talk through them.
     bc_correct = bc_events = 0
     for b in backchannels:
-        s = agent.speaking_at(b.start)
-        if s is None:
+        during = agent.speaking_at(b.start)
+        if during is None:
             continue  # it had already stopped: nothing to talk through
         bc_events += 1
-        ok = s.end > b.start + BACKCHANNEL_YIELD_WINDOW_S
+        ok = during.end > b.start + BACKCHANNEL_YIELD_WINDOW_S
         bc_correct += ok
         row = turn_of(b)
         if row is not None:
@@ -248,9 +248,9 @@ def turn_taking(events: Iterable[Any]) -> TurnTaking:
     # Speech meant for someone else (S_ND): the agent should neither stop for it nor answer it.
     nd_correct = 0
     for a in asides:
-        s = agent.speaking_at(a.start)
-        if s is not None:
-            ok = s.end > a.start + NON_DIRECTED_YIELD_WINDOW_S
+        during = agent.speaking_at(a.start)
+        if during is not None:
+            ok = during.end > a.start + NON_DIRECTED_YIELD_WINDOW_S
         else:
             ok = agent.first_act_in(a.start, a.end + NON_DIRECTED_RESPONSE_WINDOW_S, include_lo=False) is None
         nd_correct += ok
