@@ -2,8 +2,9 @@
 
 It speaks (audio track, with captions), posts chat, switches the screen share, pushes files, then waits
 for the agent: its ``done`` signal, or silence for ``silence_gap`` after it has spoken, or the turn's
-``wait_for_agent_sec`` budget. Edge-case turns with ``barge_in_after_sec`` cut the agent off. Everything
-it does is reported through ``emit`` as session-record events.
+``wait_for_agent_sec`` budget. Edge-case turns with ``barge_in_after_sec`` cut the agent off; turns with a
+``backchannel`` murmur "mm-hm" while the agent talks, and turns with an ``aside`` open with words for someone
+else (docs/scoring.md, "Turn-taking"). Everything it does is reported through ``emit`` as session-record events.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from modylbench.channels import (
     Clock,
     LinkOptions,
     MeetingLink,
+    Playback,
     TurnClosedMarker,
     TurnEndMarker,
     TurnStartMarker,
@@ -43,6 +45,8 @@ from modylbench.record import (
     FileTransfer,
     Interruption,
     PersonaAnswer,
+    PersonaAside,
+    PersonaBackchannel,
     PersonaUtterance,
     QuestionAsked,
     ScreenFrame,
@@ -139,6 +143,9 @@ class ScriptedPersona:
         self.on_audio = on_audio
         self._audio: dict[int, bytes] = {}
         self._audio_att: dict[int, Attachment] = {}
+        self._cue_audio: dict[str, tuple[bytes, Attachment]] = {}  # backchannel and aside text -> (PCM, WAV)
+        self._backchannel: tuple[Playback, str] | None = None  # a backchannel playing, not yet recorded
+        self._backchannel_given = False  # this turn's backchannel has been said
         self._slides: dict[str, tuple[Any, Attachment]] = {}
         self._current_slide: str | None = None
         link_options: LinkOptions = getattr(link, "options", LinkOptions())
@@ -175,6 +182,10 @@ class ScriptedPersona:
             pcm = (self.speech if self.room is None else self.room.engine_for(t)).synthesize(t.human_utterance)
             self._audio[t.turn_index] = pcm
             self._audio_att[t.turn_index] = self.attach(wav_bytes(pcm), "audio/wav")
+            for cue in (t.aside.text if t.aside else None, t.backchannel.text if t.backchannel else None):
+                if cue is not None and cue not in self._cue_audio:
+                    cue_pcm = (self.speech if self.room is None else self.room.engine_for(t)).synthesize(cue)
+                    self._cue_audio[cue] = (cue_pcm, self.attach(wav_bytes(cue_pcm), "audio/wav"))
             if t.screen is not None and t.screen.slide_id not in self._slides:
                 image = render_slide(t.screen, self.screen_size)
                 buf = io.BytesIO()
@@ -210,6 +221,8 @@ class ScriptedPersona:
             speaker = self.room.speaker(turn) if self.room is not None else None
             await self.link.send_chat(turn.chat_message, sender=speaker)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message, speaker=speaker))
+        if turn.aside is not None:
+            await self._aside(turn)
         await self._speak(turn)
         for name in turn.files:
             await self._push(turn, name)
@@ -249,6 +262,51 @@ class ScriptedPersona:
         self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,
                                    audio=self._audio_att[turn.turn_index], captioned=captioned, speaker=speaker))
 
+    async def _aside(self, turn: Turn) -> None:
+        """Words for someone else, before the turn proper: audio only (no caption), then a pause."""
+        assert turn.aside is not None
+        pcm, att = self._cue(turn.aside.text)
+        playback = await self.link.play(pcm)
+        start = await playback.started
+        end = await playback.ended
+        self._heard_audio(start, end, pcm, playback)
+        self.emit(PersonaAside(**self._common(turn), text=turn.aside.text, to=turn.aside.to, start=start, end=end,
+                               audio=att))
+        if turn.aside.pause_sec > 0:
+            await self.clock.sleep(turn.aside.pause_sec)
+
+    def _cue(self, text: str) -> tuple[bytes, Attachment]:
+        if text not in self._cue_audio:
+            pcm = self.speech.synthesize(text)
+            self._cue_audio[text] = (pcm, self.attach(wav_bytes(pcm), "audio/wav"))
+        return self._cue_audio[text]
+
+    def _heard_audio(self, start: float, end: float, pcm: bytes, playback: Playback) -> None:
+        """Hand what the persona actually played (up to a cut) to the recording."""
+        if self.on_audio is not None:
+            played = int(round((end - start) * 48_000)) * 2
+            self.on_audio(start, pcm[:played] if playback.cut else pcm)
+
+    async def _start_backchannel(self, turn: Turn) -> None:
+        """Murmur the turn's backchannel over the agent's speech (audio only: it is not a turn)."""
+        assert turn.backchannel is not None
+        self._backchannel_given = True
+        pcm, _ = self._cue(turn.backchannel.text)
+        self._backchannel = (await self.link.play(pcm), turn.backchannel.text)
+
+    async def _record_backchannel(self, turn: Turn, wait: bool) -> None:
+        """Record the backchannel once it has played (``wait``: let it finish first)."""
+        if self._backchannel is None:
+            return
+        playback, text = self._backchannel
+        if not wait and not playback.ended.done():
+            return
+        self._backchannel = None
+        start, end = await playback.started, await playback.ended
+        pcm, att = self._cue(text)
+        self._heard_audio(start, end, pcm, playback)
+        self.emit(PersonaBackchannel(**self._common(turn), text=text, start=start, end=end, audio=att))
+
     async def _push(self, turn: Turn, name: str) -> None:
         f = self.scenario.data_file(name)
         if f is None:  # validated at load time; guard anyway
@@ -262,6 +320,13 @@ class ScriptedPersona:
         ))
 
     async def _wait_for_agent(self, turn: Turn) -> str:
+        self._backchannel_given = False
+        try:
+            return await self._wait_loop(turn)
+        finally:
+            await self._record_backchannel(turn, wait=True)
+
+    async def _wait_loop(self, turn: Turn) -> str:
         act = self.activity
         deadline = self.clock.now() + turn.wait_for_agent_sec
         barge_at: float | None = None
@@ -292,6 +357,13 @@ class ScriptedPersona:
                     done_at = now
                 if now >= done_at + self.options.done_grace:
                     return "agent_done"
+            await self._record_backchannel(turn, wait=False)
+            bc_at: float | None = None
+            if turn.backchannel is not None and not self._backchannel_given and act.speaking_since is not None:
+                bc_at = act.speaking_since + turn.backchannel.after_sec
+                if now >= bc_at:
+                    await self._start_backchannel(turn)
+                    bc_at = None
             barge_at = None  # only while the agent speaks: a stale one made the wait poll every 20 ms
             if turn.barge_in_after_sec is not None and act.speaking_since is not None:
                 barge_at = act.speaking_since + turn.barge_in_after_sec
@@ -317,6 +389,8 @@ class ScriptedPersona:
                 wake = min(wake, act.last_voice_end + self.options.silence_gap)
             if barge_at is not None:
                 wake = min(wake, barge_at)
+            if bc_at is not None:
+                wake = min(wake, bc_at)
             if done_at is not None:
                 wake = min(wake, done_at + self.options.done_grace)
             # Never a zero-length wait: on a virtual clock that would spin without time moving.

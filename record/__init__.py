@@ -26,6 +26,8 @@ from modylbench.record._events import (
     NetworkStats,
     NetworkStream,
     PersonaAnswer,
+    PersonaAside,
+    PersonaBackchannel,
     PersonaUtterance,
     QuestionAsked,
     ScreenFrame,
@@ -71,11 +73,23 @@ from modylbench.record._store import (
     read_record,
     verify_media,
 )
+from modylbench.record._turntaking import (
+    BACKCHANNEL_YIELD_WINDOW_S,
+    FEW_EVENTS,
+    NON_DIRECTED_RESPONSE_WINDOW_S,
+    NON_DIRECTED_YIELD_WINDOW_S,
+    YIELD_WINDOW_S,
+    TurnTaking,
+    TurnTakingTurn,
+    turn_taking,
+)
 from modylbench.record._version import package_version
 
 __all__ = [
+    "BACKCHANNEL_YIELD_WINDOW_S", "FEW_EVENTS", "NON_DIRECTED_RESPONSE_WINDOW_S", "NON_DIRECTED_YIELD_WINDOW_S",
+    "YIELD_WINDOW_S", "TurnTaking", "TurnTakingTurn", "turn_taking",
     "CLEAN_NETWORK", "POOLED", "SEPARATE", "RunBasis", "label", "labels", "separating",
-    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "QuestionAsked", "Disconnect",
+    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "PersonaAside", "PersonaBackchannel", "QuestionAsked", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordLineTooLong", "MAX_RECORD_LINE", "RecordRead", "RecordWriter", "ScenarioResponses",
     "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct", "PersonaReply",

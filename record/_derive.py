@@ -39,6 +39,7 @@ from modylbench.record._speech import (
     recognitions,
     speech_summary,
 )
+from modylbench.record._turntaking import turn_taking
 
 logger = logging.getLogger(__name__)
 
@@ -248,6 +249,8 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
                                                words_per_second),
                       # The agent's failures (agent_error events); present only when there were some.
                       **({"agent_errors": errors} if (errors := _agent_errors(evs)) else {}),
+                      # Responding, yielding, interrupting, backchannels, side speech (docs/scoring.md, "Turn-taking").
+                      "turn_taking": turn_taking(evs).model_dump(mode="json"),
                       # What the network did (WebRTC meetings, docs/network.md); present only when sampled.
                       **({"network": net} if (net := network_measurements(evs)) is not None else {})},
         termination_reason=end_reason,

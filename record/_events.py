@@ -103,6 +103,27 @@ class PersonaUtterance(_Event):
     )
 
 
+class PersonaBackchannel(_Event):
+    """The persona murmured a backchannel ("mm-hm") while the agent spoke: audio only, not a turn."""
+
+    event: Literal["persona_backchannel"] = "persona_backchannel"
+    text: str = Field(description="What was murmured.")
+    start: float = Field(description="Meeting time it started.")
+    end: float = Field(description="Meeting time it ended.")
+    audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
+
+
+class PersonaAside(_Event):
+    """The persona said something to someone else (non-directed speech): audio only, no caption."""
+
+    event: Literal["persona_aside"] = "persona_aside"
+    text: str = Field(description="What was said.")
+    to: str = Field(description="Who it was said to.")
+    start: float = Field(description="Meeting time it started.")
+    end: float = Field(description="Meeting time it ended.")
+    audio: Attachment | None = Field(default=None, description="The synthesised audio (WAV).")
+
+
 class AgentSpeech(_Event):
     """A segment of the agent's speech, found by voice-activity detection on its audio track."""
 
@@ -366,6 +387,8 @@ Event = Annotated[
     SessionStart
     | TurnStart
     | PersonaUtterance
+    | PersonaBackchannel
+    | PersonaAside
     | AgentSpeech
     | AgentSpeechRecognised
     | AgentSpeechUnrecognised

@@ -334,6 +334,23 @@ class ProductSpec(_Model):
 # --------------------------------------------------------------------------- public structures
 
 
+class Backchannel(_Model):
+    """A listener's "mm-hm" while the agent talks: not a turn, the agent should go on (docs/scoring.md,
+    "Turn-taking")."""
+
+    after_sec: float = Field(gt=0, le=120, description="Said this long after the agent starts speaking in the turn.")
+    text: NonEmptyStr = Field(default="Mm-hm.", max_length=40, description="What the persona murmurs.")
+
+
+class Aside(_Model):
+    """Speech not meant for the agent: the persona turns to someone else before the turn proper (audio only, no
+    caption); the agent should stay quiet (docs/scoring.md, "Turn-taking")."""
+
+    text: NonEmptyStr = Field(max_length=400, description="What the persona says to the other person.")
+    to: NonEmptyStr = Field(max_length=80, description="Who it is said to, for people reading the script.")
+    pause_sec: float = Field(default=2.5, ge=0, le=10, description="Silence after it, before the turn proper.")
+
+
 class Turn(_Model):
     """One persona turn of the meeting and what the agent is expected to do."""
 
@@ -354,6 +371,10 @@ class Turn(_Model):
     barge_in_after_sec: float | None = Field(
         default=None, gt=0, description="Persona interrupts the agent this long after it starts speaking."
     )
+    backchannel: Backchannel | None = Field(
+        default=None, description="A backchannel the persona gives while the agent speaks this turn."
+    )
+    aside: Aside | None = Field(default=None, description="Non-directed speech before the turn proper.")
     expected_facts: list[ExpectedFact] = Field(
         default_factory=list, description="Facts a good reply states, from the reference solution."
     )

@@ -160,7 +160,7 @@ def evaluate(
         if reason is not None:
             problems.append(f"{responses_path.name}:{lineno}: {reason}")
             continue
-        good.append(untrusted_network(resp))
+        good.append(untrusted_measurements(resp))
     for p in problems:
         click.echo(p, err=True)
     if not good:
@@ -198,12 +198,18 @@ def evaluate(
         sys.exit(1)
 
 
-def untrusted_network(resp: Any) -> Any:
-    """The line without the network figures it claims: what the network destroyed excuses turns only when
-    it is derived from a session record (run, replay), never because a responses file says so."""
+RECORD_ONLY_MEASUREMENTS = ("network", "turn_taking")
+"""Measurements that only a session record can give: a responses file's own are dropped before scoring."""
+
+
+def untrusted_measurements(resp: Any) -> Any:
+    """The line without the figures only a record can give: what the network destroyed excuses turns only when
+    it is derived from a session record (run, replay), never because a responses file says so, and the
+    turn-taking panel the scorecard shows is measured, not claimed."""
     m = resp.measurements
-    if isinstance(m, dict) and "network" in m:
-        return resp.model_copy(update={"measurements": {k: v for k, v in m.items() if k != "network"}})
+    if isinstance(m, dict) and any(k in m for k in RECORD_ONLY_MEASUREMENTS):
+        return resp.model_copy(update={"measurements": {k: v for k, v in m.items()
+                                                        if k not in RECORD_ONLY_MEASUREMENTS}})
     return resp
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modylbench.record import TurnTaking
 from modylbench.scenarios import IdStr
 
 
@@ -140,6 +141,11 @@ class ScenarioScore(_Model):
     speech: SpeechAccount | None = Field(
         default=None, description="How the agent's speech was taken: recognised, or declared and capped; null "
         "for responses without a record (evaluate).",
+    )
+    turn_taking: TurnTaking | None = Field(
+        default=None, description="Responding, yielding, interrupting, backchannels and side speech, measured "
+        "from the record (docs/scoring.md \"Turn-taking\"); shown beside the score, not part of it; null for "
+        "responses without a record (evaluate).",
     )
     missing_verdicts: int = Field(
         default=0,

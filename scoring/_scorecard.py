@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modylbench.record import Mutation, ScenarioResponses, TurnResponse, WorkProduct, package_version
+from modylbench.record import (
+    Mutation,
+    ScenarioResponses,
+    TurnResponse,
+    TurnTaking,
+    WorkProduct,
+    package_version,
+)
 from modylbench.scenarios import (
     CheckResult,
     ExpectedOutput,
@@ -500,6 +507,15 @@ def _speech(resp: ScenarioResponses, turns: list[TurnScore]) -> SpeechAccount | 
         return None
 
 
+def _turn_taking(measured: dict[str, Any]) -> TurnTaking | None:
+    """The record's turn-taking panel as derived (``record.turn_taking``), or None for a line without one."""
+    tt = measured.get("turn_taking")
+    try:
+        return TurnTaking.model_validate(tt) if isinstance(tt, dict) else None
+    except ValueError:
+        return None
+
+
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
@@ -579,6 +595,7 @@ def _finish(
         termination_reason=reason,
         unscored=unscored,
         speech=speech,
+        turn_taking=_turn_taking(measured),
         missing_verdicts=missing,
     )
 

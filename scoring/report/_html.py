@@ -51,6 +51,7 @@ from modylbench.scoring.report._media import (
     thumbnail,
 )
 from modylbench.scoring.report._network import network_line, network_table
+from modylbench.scoring.report._turntaking import turn_taking_line, turn_taking_table
 from modylbench.scoring.report._view import (
     RunView,
     build_runs,
@@ -188,7 +189,7 @@ def _headline(run: RunView) -> str:
       weight 60%</small></span></div>
     <div><b>judges</b> {esc(judges or "—")} · <b>ended</b> {esc(e.termination_reason or "—")} ·
       <b>capped</b> {capped_t} turns, {capped_p} products</div>
-    {pk}{sess}{speech}{network_line(run.responses)}
+    {pk}{sess}{speech}{network_line(run.responses)}{turn_taking_line(e)}
     <div class="chips">{_flag_chips(chips) or '<span class="muted">no flags</span>'}</div>
     {unscored}
   </div>
@@ -610,6 +611,7 @@ def _meeting_charts(run: RunView) -> str:
             + lat
         )
     out.append(network_table(run.responses))
+    out.append(turn_taking_table(run.entry))
     who = activity_chart(run)
     if who:
         seek = (

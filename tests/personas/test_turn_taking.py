@@ -323,3 +323,39 @@ def test_every_closed_window_is_announced_with_its_reason(agent: tuple[Step, ...
     sent = [(t, m) for t, m in played.link.sent if isinstance(m, TurnEndMarker | TurnClosedMarker)]
     assert [type(m) for _t, m in sent] == [TurnEndMarker, TurnClosedMarker]
     assert sent[1] == (pytest.approx(played.ended_at), TurnClosedMarker(MINI.turns[0].turn_index, reason))
+
+
+# --------------------------------------------------------------------------- backchannels and asides
+
+
+def test_a_backchannel_comes_while_the_agent_talks_and_does_not_end_the_turn() -> None:
+    from modylbench.scenarios import Backchannel
+
+    played = play(_turn(backchannel=Backchannel(after_sec=1.0)), speaks(2.5, 9.0), says_done(9.2))
+    (bc,) = played.of("persona_backchannel")
+    assert bc.start == pytest.approx(3.5)  # 1.0 s into the agent's speech
+    assert played.reason == "agent_done" and played.ended_at == pytest.approx(9.2)
+    captions = [m for _, m in played.link.sent if type(m).__name__ == "Caption"]
+    assert len(captions) == 1  # only the turn's line is captioned: a backchannel is not a turn
+
+
+def test_no_backchannel_for_an_agent_that_stops_before_it_is_due() -> None:
+    from modylbench.scenarios import Backchannel
+
+    played = play(_turn(backchannel=Backchannel(after_sec=3.0)), speaks(2.5, 4.0))
+    assert played.of("persona_backchannel") == []
+    assert played.reason == "silence"
+
+
+def test_an_aside_opens_the_turn_uncaptioned_then_the_line_follows_its_pause() -> None:
+    from modylbench.scenarios import Aside
+
+    played = play(_turn(aside=Aside(text="Sam, the door?", to="a colleague", pause_sec=2.5)), speaks(7.0, 8.0))
+    (a,) = played.of("persona_aside")
+    (u,) = played.of("persona_utterance")
+    assert (a.start, a.end) == (0.0, SPEECH_SECONDS)
+    assert u.start == pytest.approx(SPEECH_SECONDS + 2.5)
+    captions = [m for _, m in played.link.sent if type(m).__name__ == "Caption"]
+    assert [c.text for c in captions] == [u.text]
+    ends = [t for t, m in played.link.sent if isinstance(m, TurnEndMarker)]
+    assert ends == [pytest.approx(u.end)]  # the floor opens after the line, not after the aside

@@ -309,7 +309,11 @@ def test_evaluate_does_not_take_a_files_word_for_what_the_network_destroyed(tmp_
         if t["turn_index"] == 7:
             t["agent_response"] = ""
             t.pop("chat_messages", None)
-    line["measurements"] = {"network": {"impaired": [{"turn_index": 7, "kind": "speech_to_agent"}]}}
+    from modylbench.record import turn_taking
+
+    claimed = turn_taking([]).model_dump(mode="json")
+    line["measurements"] = {"network": {"impaired": [{"turn_index": 7, "kind": "speech_to_agent"}]},
+                            "turn_taking": claimed}
     src = tmp_path / "r.jsonl"
     src.write_text(json.dumps(line) + "\n")
     out = tmp_path / "s.json"
@@ -320,3 +324,5 @@ def test_evaluate_does_not_take_a_files_word_for_what_the_network_destroyed(tmp_
     entry = json.loads(out.read_text())["scenarios"][0]
     turn7 = next(t for t in entry["turns"] if t["turn_index"] == 7)
     assert "network_excused" not in turn7["flags"] and "network_impaired" not in entry["flags"]
+    # The turn-taking panel is measured from a record, never taken from a file either.
+    assert entry["turn_taking"] is None

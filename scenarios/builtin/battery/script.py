@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from modylbench.scenarios._kit import Script, bullets, count, number, percent, text, year
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     ChartSeries,
     ChartSpec,
     DataFile,
@@ -328,6 +330,8 @@ def opening(script: Script, meeting: Meeting) -> None:
         channel="audio",
         rtype="verbal",
         wait=45,
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text='Hang on. Tomas, can you print the board pack for Thursday? Two copies. Thanks.', to='her assistant, off the call'),
         utterance="You're right, sorry: 622 is Aurora. NX is specced on NMC811, use that. Now, before you compute anything, "
         "tell me the rules you'll apply, because the first question on Thursday will be who decided which numbers "
         "count.",
@@ -1612,6 +1616,7 @@ def handoff(script: Script, meeting: Meeting) -> None:
         channel="audio",
         rtype="summary",
         wait=45,
+        backchannel=Backchannel(after_sec=2.0),
         utterance="Read me the executive summary as it stands. I want to hear how it sounds out loud.",
         action=f"Read the final executive summary: updated density figures, readiness, the {figure(pack)} kWh pack premium, "
         "parity and "

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from modylbench.scenarios._kit import Script, count, number, text
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     ChartSeries,
     ChartSpec,
     EdgeCase,
@@ -428,6 +430,8 @@ def baseline_table(meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         rtype="analysis",
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text='Excuse me a moment. Lena, could you hold my calls until eleven? Thank you.', to='her study coordinator, in the office'),
         utterance="Anything unbalanced in there that the committee will poke at?",
         action=(
             "Flag the chance imbalance in sex, note baseline SBP is balanced, and explain why baseline "
@@ -523,6 +527,7 @@ def time_course_and_sites(meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         rtype="verbal",
+        backchannel=Backchannel(after_sec=2.0),
         utterance=(
             "Side note while I think of it. At the investigator meeting the site "
             f"{words(int(CUFF_SITE[1:]))} PI swore his new automated cuffs read low compared with everybody "

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 
 from modylbench.scenarios._kit import Script, number, text
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     ChartSeries,
     ChartSpec,
     DataFile,
@@ -346,6 +348,7 @@ def opening(script: Script, room: Room) -> None:
         phase="context_setting",
         channel="audio",
         rtype="clarification",
+        backchannel=Backchannel(after_sec=2.0),
         utterance="How are you handling the interest calc? The last model I got from the associates was circular and blew up "
         "on me twenty minutes before IC.",
         action="Explain interest on opening balances (as the term sheet says) and why that avoids circularity with the sweep.",
@@ -604,6 +607,8 @@ def debt_and_returns(script: Script, room: Room) -> None:
         phase="active_work",
         channel="audio",
         rtype="work_product",
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text="Sorry, one second. Marcus, tell them I'll be on the partner call in ten minutes. Thanks.", to='her associate, at the door'),
         utterance=f"Now cash flow and the debt schedule. Senior amortises {words(deal.senior_amort_pct)} percent a year, the sweep "
         "takes everything else, the mezz accrues PIK. Walk me through year one.",
         action="Complete the income statement below EBIT, build the cash flow and the debt schedule, and walk through year 1.",

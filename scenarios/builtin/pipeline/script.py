@@ -15,6 +15,8 @@ from typing import Any
 
 from modylbench.scenarios._kit import Script, number, text
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     ChartSeries,
     ChartSpec,
     DataFile,
@@ -270,6 +272,7 @@ def opening(script: Script, room: Room) -> None:
         phase="context_setting",
         channel="audio",
         rtype="verbal",
+        backchannel=Backchannel(after_sec=2.0),
         utterance="Three things I know of. Marketing ran the SMB webinar series all quarter, so SMB lead volume "
         "jumped. We hired a new mid-market AE, Tomás Brennan. And my team changed the routing rule in the "
         "routing tool for mid-market inbound — I think that went live week 30 — we moved those leads off "
@@ -1201,6 +1204,8 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
         phase="active_work",
         channel="audio",
         rtype="work_product",
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text='Give me a second. Sam, close the door, would you? Thanks.', to='a colleague at his door'),
         utterance="Root cause section. What do we actually know, versus what we think?",
         action="Write Root cause separating facts (timing, scope, regions, same AEs fine on other sources) from the "
         "routing hypothesis, and say what would confirm it.",

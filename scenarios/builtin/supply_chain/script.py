@@ -13,6 +13,8 @@ from typing import Any
 
 from modylbench.scenarios._kit import Script, number, text
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     ChartSeries,
     ChartSpec,
     DataFile,
@@ -1427,6 +1429,7 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         rtype="analysis",
+        backchannel=Backchannel(after_sec=2.0),
         utterance="Why the Pacific Northwest? That's Costco's home turf, I can't short them. Force it to be fully served.",
         action="Explain why the model shorts there, re-solve with the Northwest protected and report the cost and where "
         "the shortfall moves.",
@@ -1489,6 +1492,8 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         rtype="clarification",
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text="One sec. Dev, I'm still on with the planner, I'll ping you in five.", to='Dev, leaning into her office'),
         utterance="Dev's going to ask whether the promo changes what I tell the DCs today. Does it?",
         action="Separate the plan of record from the peak contingency and give the DC volumes the contingency would need.",
         facts=[

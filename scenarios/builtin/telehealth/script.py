@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from modylbench.scenarios._kit import Script, bullets, number, text
 from modylbench.scenarios._schema import (
+    Aside,
+    Backchannel,
     Channel,
     ChartSeries,
     ChartSpec,
@@ -881,6 +883,7 @@ def scoring(meeting: Meeting) -> None:
     script.turn(
         phase="active_work",
         channel="audio",
+        backchannel=Backchannel(after_sec=2.0),
         utterance=f"Scorecard. Seven criteria: {weights_said(base_weights)}. How will you turn the raw numbers into scores?",
         action=(
             "Propose min-max normalisation to 0-10 per criterion with a named metric for each (log scale for health "
@@ -1727,6 +1730,8 @@ def regulation_and_entry(meeting: Meeting) -> None:
     script.turn(
         phase="active_work",
         channel="audio",
+        backchannel=Backchannel(after_sec=2.0),
+        aside=Aside(text="Sorry, quick one. Jordan, push my two o'clock to half past, would you? Thanks.", to='her chief of staff, in the room'),
         utterance="Risks section. Give me the top four, crisp.",
         action="Name four specific, quantified risks and write the section.",
         rtype="work_product",
