@@ -260,7 +260,8 @@ class ScriptedPersona:
         if any(start < t < end for t in self.activity.onsets):
             self.emit(Interruption(**self._common(turn), by="agent", kind="overlap"))
         self.emit(PersonaUtterance(**self._common(turn), text=turn.human_utterance, start=start, end=end,
-                                   audio=self._audio_att[turn.turn_index], captioned=captioned, speaker=speaker))
+                                   audio=self._audio_att[turn.turn_index], captioned=captioned, speaker=speaker,
+                                   addressed_to=turn.addressed_to if self.room is not None else None))
 
     async def _aside(self, turn: Turn) -> None:
         """Words for someone else, before the turn proper: audio only (no caption), then a pause."""

@@ -101,6 +101,10 @@ class PersonaUtterance(_Event):
     speaker: str | None = Field(
         default=None, description="Participant who said it (multi-party meetings); None: the persona of a one-to-one."
     )
+    addressed_to: str | None = Field(
+        default=None, description="Who the line was for, as the script says (multi-party meetings: 'agent', 'room' "
+        "or a participant's name); None: the agent (one-to-one). Never sent to the agent."
+    )
 
 
 class PersonaBackchannel(_Event):

@@ -27,6 +27,7 @@ from modylbench.record._events import (
     PersonaBackchannel,
     PersonaUtterance,
 )
+from modylbench.scenarios import AGENT, ROOM
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +42,8 @@ NON_DIRECTED_RESPONSE_WINDOW_S = 2.0
 FEW_EVENTS = 10
 """A rate backed by fewer events than this is shown as such (tau-voice hides them on its leaderboard)."""
 
+_FOR_THE_AGENT = (None, AGENT, ROOM)
+"""``persona_utterance.addressed_to`` values the agent may answer; a participant's name is speech for someone else."""
 _TOUCH_S = 1e-3  # segments this close are one stretch of talk (a cut at a turn's end and its remainder)
 
 Outcome = Literal["correct", "error"]
@@ -152,13 +155,16 @@ def turn_taking(events: Iterable[Any]) -> TurnTaking:
     utterances: list[_Span] = []  # the persona's scripted lines: the turns the agent responds to
     directed: list[_Span] = []  # everything the persona said to the agent aloud (lines and spoken answers)
     backchannels: list[_Span] = []
-    asides: list[_Span] = []
+    asides: list[_Span] = []  # speech for someone else: asides, and lines one participant says to another
     segments: list[_Span] = []
     acts: list[float] = []
     barge_ins: list[_Span] = []  # the persona cutting the agent off: it takes the floor at that moment
     for e in events:
         if isinstance(e, PersonaUtterance):
             span = _Span(e.start, e.end, e.turn_index)
+            if e.addressed_to not in _FOR_THE_AGENT:
+                asides.append(span)  # people talking to each other: not for the agent, like an aside
+                continue
             utterances.append(span)
             directed.append(span)
         elif isinstance(e, PersonaAnswer) and e.channel == "audio":

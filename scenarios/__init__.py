@@ -44,11 +44,13 @@ from modylbench.scenarios._pointer import (
 from modylbench.scenarios._products import apply_mutation, apply_mutations, mutation_value
 from modylbench.scenarios._public import merge_extensions, persona_text, to_public
 from modylbench.scenarios._schema import (
+    AGENT,
     CHANNELS,
     MAX_ID_CHARS,
     MUTATION_TYPES,
     PHASES,
     PRODUCT_TYPES,
+    ROOM,
     Aside,
     Attribution,
     Backchannel,
@@ -95,6 +97,7 @@ from modylbench.scenarios._values import (
 )
 
 __all__ = [
+    "AGENT", "ROOM",
     "MAX_RECOGNITION_LINE", "MAX_RECORD_LINE", "MAX_RESPONSES_LINE", "MAX_SCENARIO_LINE", "bounded_lines",
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
     "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_fact_turn", "wrong_figure",

@@ -153,3 +153,14 @@ def test_a_played_meeting_carries_the_panel_in_measurements_and_scorecard(tmp_pa
     (session,) = [p for p in out.iterdir() if p.is_dir()]
     kinds = [json.loads(x)["data"]["event"] for x in (session / "record.jsonl").read_text().splitlines()]
     assert kinds.count("persona_backchannel") == 2 and kinds.count("persona_aside") == 1
+
+
+def test_people_talking_to_each_other_is_speech_for_someone_else() -> None:
+    """A multi-party line one participant says to another: not a line to respond to, an S_ND event."""
+    side = PersonaUtterance(**_at(6, 1), text="Priya, is that the Q3 number?", start=4, end=6, speaker="Dana",
+                            addressed_to="Priya")
+    quiet = turn_taking([line(0, 2), talk(2.4, 3.5), side, line(9, 11, 2), talk(11.3, 12, 2)])
+    butted_in = turn_taking([line(0, 2), talk(2.4, 3.5), side, talk(6.5, 8, 1), line(9, 11, 2)])
+    assert quiet.response.events == 2 and quiet.response.hits == 2  # the side line is not one to respond to
+    assert (quiet.non_directed.events, quiet.non_directed.hits) == (1, 1)
+    assert butted_in.non_directed.hits == 0 and butted_in.turns[1].non_directed == "error"
