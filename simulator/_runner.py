@@ -373,9 +373,11 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
     return result
 
 
-def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Scenario]:
-    """Verify the record and derive its responses, with the scenario as played (a slice if --turns)."""
-    read = read_record(folder)
+def responses_for(folder: Path, scenarios: dict[str, Scenario], read: Any = None) -> tuple[Any, Scenario]:
+    """Verify the record and derive its responses, with the scenario as played (a slice if --turns); ``read``:
+    the record as the caller already read (and verified) it."""
+    if read is None:
+        read = read_record(folder)
     try:
         # Recognition added after the meeting (replay --asr) sits beside the sealed record.
         responses = derive_responses([*read.events, *read_recognition(folder)])
@@ -393,11 +395,12 @@ def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Sc
 
 
 def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str], *, write: bool = True,
-                  output: Path | None = None) -> Any:
-    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json."""
+                  output: Path | None = None, read: Any = None) -> Any:
+    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json.
+    ``read``: the record as the caller already read it (``responses_for``)."""
     from modylbench.scoring import make_judges, score, write_scorecard
 
-    responses, scenario = responses_for(folder, scenarios)
+    responses, scenario = responses_for(folder, scenarios, read)
     # Scored against the whole scenario: the responses' turns_scheduled slices it, and the scorecard then says
     # the line was a slice (its turns_scheduled), which is what keeps a slice apart from the whole meeting.
     whole = scenarios[scenario.scenario_id]
