@@ -240,6 +240,12 @@ def prepare(specs: Iterable[Any], panel: list[str], *, force: bool = False, dry_
     ones) and re-score sessions another panel scored. Sessions that fail verification are said so."""
     p = Prepared()
     for spec in specs:
+        if force and not dry_run:  # whatever the folder holds is replaced (complete) or moved aside (not)
+            if spec.folder.exists() or spec.folder.is_symlink():
+                clear_for_rerun(spec.folder)
+            p.rows.append((spec, "todo"))
+            p.todo.append(spec)
+            continue
         status = cell_status(spec.folder, panel, spec, p.refused)
         p.rows.append((spec, status))
         if spec.folder in p.refused:
@@ -247,14 +253,14 @@ def prepare(specs: Iterable[Any], panel: list[str], *, force: bool = False, dry_
                        + ("it would be moved aside and run again" if dry_run else "moved aside, run again"), err=True)
         if dry_run:
             continue
-        if status in ("complete", "rescore") and not force:
+        if status in ("complete", "rescore"):
             if status == "rescore":
                 click.echo(f"re-scoring {spec.folder} with the panel {panel}", err=True)
                 rescore(spec, panel)
             p.reused.append(spec.folder)
             continue
         if status != "todo":
-            clear_for_rerun(spec.folder, keep=spec.folder in p.refused)  # never deleted unless --force
+            clear_for_rerun(spec.folder, keep=spec.folder in p.refused)  # broken: moved aside, never deleted
         p.todo.append(spec)
     return p
 
@@ -747,6 +753,10 @@ class BatchRun:
         if code:
             sys.exit(code)
 
+    @property
+    def _noun(self) -> str:
+        return "cell" if self.command == "sweep" else "session"
+
     def _summarise(self, results: Results, p: Prepared, interrupted: bool) -> int:
         from modylbench.scoring import print_summary, summary_console
 
@@ -765,7 +775,7 @@ class BatchRun:
                 shown = ", ".join(names[:REUSED_SHOWN]) + (f" and {len(names) - REUSED_SHOWN} more"
                                                            if len(names) > REUSED_SHOWN else "")
                 again = "; --force runs them again" if self.command == "run" else ""
-                click.echo(f"reused {len(names)} complete session{'s' if len(names) != 1 else ''} of the same "
+                click.echo(f"reused {len(names)} complete {self._noun}{'s' if len(names) != 1 else ''} of the same "
                            f"configuration (not run again{again}): {shown}", err=to_stderr)
             click.echo(f"scorecard:   {SessionFolder(self.out).scorecard}\nleaderboard: {self.out / 'leaderboard.md'}",
                        err=to_stderr)
@@ -776,9 +786,9 @@ class BatchRun:
                            f"{AGENT_ERROR_FLAG}); see the agent_error lines above and record.jsonl", err=True)
         finished = self.reporter.done
         if interrupted:
-            click.echo(f"interrupted: {finished} session{'s' if finished != 1 else ''} finished, the others were "
+            click.echo(f"interrupted: {finished} {self._noun}{'s' if finished != 1 else ''} finished, the others were "
                        f"stopped and kept incomplete; {self.command} into {self.out} again to play them", err=True)
         elif results.failed:
-            click.echo(f"error: {results.failed} of {len(self.specs)} sessions failed (recorded above with their "
+            click.echo(f"error: {results.failed} of {len(self.specs)} {self._noun}s failed (recorded above with their "
                        f"kind); {self.command} into {self.out} again to play them", err=True)
         return exit_status(mine, results.failed, interrupted)
