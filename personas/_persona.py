@@ -21,6 +21,7 @@ from modylbench.channels import (
     Clock,
     LinkOptions,
     MeetingLink,
+    TaskOwner,
     TurnClosedMarker,
     TurnEndMarker,
     TurnStartMarker,
@@ -383,8 +384,8 @@ class ScriptedPersona:
     async def _wait_change(self, timeout: float) -> None:
         act = self.activity
         act.changed.clear()
-        waiter = asyncio.ensure_future(act.changed.wait())
-        sleeper = asyncio.ensure_future(self.clock.sleep(timeout))
+        race = TaskOwner("wait-change", quiet=True)
+        waiter, sleeper = race.start(act.changed.wait(), "changed"), race.start(self.clock.sleep(timeout), "timeout")
         try:
             await asyncio.wait({waiter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
         finally:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import click
 
+from modylbench.channels import TaskOwner
 from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, owning, stop_on_ctrl_c, write_report
@@ -399,7 +400,7 @@ async def _lane(jobs: Any, results: Any, slots: int, panel: list[str], stop: Any
     no_more = asyncio.Event()
     try:
         async with asyncio.TaskGroup() as tg:
-            feeder = asyncio.ensure_future(asyncio.to_thread(feed, tg))  # modylbench: owned (awaited below)
+            feeder = TaskOwner("lane", quiet=True).start(asyncio.to_thread(feed, tg), "feed")  # awaited below
             await no_more.wait()
         over.set()
         await feeder
@@ -501,9 +502,10 @@ class Lanes:
             admit()
         lanes = [self._pool.call(_lane_main, self.jobs, self.results, self.slots, panel, self.stop)
                  for _ in range(self.workers)]
-        watch = asyncio.ensure_future(asyncio.gather(*lanes))  # modylbench: owned (cancelled and awaited below)
+        owner = TaskOwner("lanes", quiet=True)  # both awaited in the finally below
+        watch = owner.start(asyncio.gather(*lanes), "lanes")
         try:
-            done = asyncio.ensure_future(finished.wait())  # modylbench: owned (cancelled and awaited below)
+            done = owner.start(finished.wait(), "finished")
             await asyncio.wait([done, watch], return_when=asyncio.FIRST_COMPLETED)
             done.cancel()
             if watch.done() and pending and not finished.is_set():
@@ -518,6 +520,7 @@ class Lanes:
             self.stop.set()
             with contextlib.suppress(BaseException):
                 await asyncio.shield(watch)
+            await owner.aclose()
             with contextlib.suppress(Exception):
                 self.results.put("stop")
             drainer.join(timeout=5)

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from modylbench.channels import TaskOwner
 from modylbench.record import SessionFolder
 from modylbench.simulator._cli_common import (
     asr_option,
@@ -150,7 +151,7 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
             mopts.on_doc, mopts.on_event = page.hub.attach, page.feed.on_event
             forward: asyncio.Queue[bytes] = asyncio.Queue(4096)
             page.hub.to_agent = lambda msg: forward.put_nowait(msg) if not forward.full() else None
-            forwarder = asyncio.ensure_future(_forward_doc(meeting, forward))
+            forwarder = TaskOwner("serve", quiet=True).start(_forward_doc(meeting, forward), "doc-forward")
             click.echo(f"  page:     {page.page_url}", err=True)
             click.echo(f"  observer: {page.observer_url}", err=True)
             click.echo(f"  document: ws://{host}:{server.port}/doc/{meeting.meeting_id}?token=<token> (y-websocket)",

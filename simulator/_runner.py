@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from modylbench.agents import BuiltinAgent, MeetingClient, join, join_inprocess, make_agent
-from modylbench.channels import Clock, InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
+from modylbench.channels import (
+    Clock,
+    InProcessMeeting,
+    LinkOptions,
+    SignalingServer,
+    TaskOwner,
+    VirtualClock,
+    WallClock,
+)
 from modylbench.personas import SpeechEngine, SpeechError, default_cache_dir, make_engine
 from modylbench.record import (
     AGENT_ERROR_KINDS,
@@ -246,7 +254,7 @@ async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, p
         except OSError as exc:
             raise UserError(f"--agent {agent.spec!r}: cannot start the command: {exc}") from None
         watch = CommandWatch(child, meeting, mopts.faults, wall, spec.join_timeout)
-        watcher = asyncio.ensure_future(watch.run())
+        watcher = TaskOwner("command", quiet=True).start(watch.run(), "watch")
         try:
             return await run_meeting(meeting, spec.scenario, agent.name, spec.folder, wall, persona_speech, mopts)
         finally:
@@ -353,7 +361,7 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
     After a meeting that ended, the agent gets ``AGENT_GRACE_S`` to finish; after one that was stopped (Ctrl-C,
     a cancelled run) or raised, none: it is cancelled at once, so that stopping a run is quick.
     """
-    agent_task = asyncio.ensure_future(agent)
+    agent_task = TaskOwner("agent", quiet=True).start(agent, "agent")  # its failure is logged below
     ended = False
     try:
         result = await meeting
