@@ -63,6 +63,18 @@ def network_option(names_folder: bool = False) -> Callable[[Any], Any]:
                         help=_NETWORK_HELP + extra)
 
 
+def deprecated_spelling(old: str, new: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """``modylbench.scoring.cli.deprecated_spelling`` (the note for an old spelling kept for one release), loaded
+    only when an option is parsed: a command's module stays light to import."""
+
+    def note(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        from modylbench.scoring.cli import deprecated_spelling as home
+
+        return home(old, new)(ctx, param, value)
+
+    return note
+
+
 def network_seed(seed: int, trial: int = 0) -> int:
     """The seed of a session's network fates: its scenario seed, and its trial (trials see different fates)."""
     return seed + 1_000_003 * trial

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 
 
-@click.command("run")
+@click.command("run", short_help="Run live meetings with an agent (built-in, cmd:, py:), record and score them.")
 @click.argument("scenario_ids", nargs=-1, required=True, metavar="SCENARIO...")
 @click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True, metavar="AGENT",
               help="The agent under test; repeatable. A built-in: oracle, null, polite, verbose, injector, "
@@ -163,7 +163,7 @@ def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: 
     return resolved
 
 
-@click.command("replay")
+@click.command("replay", short_help="Verify a recorded session, re-derive its responses and re-score it.")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Where to write the re-scored scorecard (default FOLDER/replay-scorecard.json).")

@@ -353,7 +353,7 @@ def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     return out
 
 
-@click.command("sweep")
+@click.command("sweep", short_help="Run a sweep file's cells (here or on Ray), resumable, with a leaderboard.")
 @click.argument("sweep_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--out",
