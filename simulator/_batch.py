@@ -349,7 +349,12 @@ _MSG = "modylbench.batch"
 def _lane_main(jobs: Any, results: Any, slots: int, panel: list[str], stop: Any) -> None:
     """A worker process's body: one event loop playing up to ``slots`` sessions at once, taken from ``jobs``,
     until the end of the jobs or ``stop``; each outcome is put on ``results``."""
-    asyncio.run(_lane(jobs, results, slots, panel, stop))
+    try:
+        asyncio.run(_lane(jobs, results, slots, panel, stop))
+    except KeyboardInterrupt:
+        # Ctrl-C reached this worker too (a terminal signals the whole group): its sessions were stopped. Said as
+        # a plain return: a KeyboardInterrupt shipped back would surface in the parent's loop as a second Ctrl-C.
+        return
 
 
 async def _lane(jobs: Any, results: Any, slots: int, panel: list[str], stop: Any) -> None:
