@@ -18,7 +18,6 @@ import os
 import shutil
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -27,12 +26,11 @@ from typing import Any, Literal
 
 import click
 
-from modylbench.channels import TaskOwner
 from modylbench.record import ProgressReporter, SessionFolder
 from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
 from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, owning, stop_on_ctrl_c, write_report
 from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
-from modylbench.simulator._progress import QueueHook, session_task
+from modylbench.simulator._progress import session_task
 from modylbench.simulator._sessionkey import recorded_key
 
 logger = logging.getLogger(__name__)
@@ -111,7 +109,7 @@ def score_played(spec: Any, panel: list[str]) -> Any:
     return card
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return (text.splitlines()[0] if text else type(exc).__name__)[:500]
 
@@ -130,7 +128,7 @@ async def play_and_score(spec: Any, panel: list[str], on_event: Callable[[Any], 
         raise
     except Exception as exc:  # noqa: BLE001 - one failed session never ends the batch; resume redoes it
         logger.exception("session %s could not be played", spec.folder.name)
-        return Outcome(spec.folder.name, seconds=time.monotonic() - t0, node=node, error=_first_line(exc),
+        return Outcome(spec.folder.name, seconds=time.monotonic() - t0, node=node, error=first_line(exc),
                        failure_kind="infrastructure_error")
     try:
         # In a thread: scoring and the report (it encodes the recording) take seconds of CPU that must not
@@ -141,7 +139,7 @@ async def play_and_score(spec: Any, panel: list[str], on_event: Callable[[Any], 
     except Exception as exc:  # noqa: BLE001 - recorded as the session's failure; its folder is kept
         logger.exception("session %s could not be scored", spec.folder.name)
         return Outcome(spec.folder.name, result.termination_reason, result.turns_played, time.monotonic() - t0,
-                       node, error=_first_line(exc), failure_kind="scoring_error")
+                       node, error=first_line(exc), failure_kind="scoring_error")
     return Outcome(spec.folder.name, result.termination_reason, result.turns_played, time.monotonic() - t0, node,
                    agent_errors=list(result.agent_errors), card=card)
 
@@ -342,199 +340,6 @@ def default_workers(concurrency: int, transports: Iterable[str]) -> int:
     return max(1, min(concurrency, os.cpu_count() or 1))
 
 
-_MSG = "modylbench.batch"
-"""Tags a lane's own messages on the results queue (4-tuples); a QueueHook's progress items are 3-tuples."""
-
-
-def _lane_main(jobs: Any, results: Any, slots: int, panel: list[str], stop: Any) -> None:
-    """A worker process's body: one event loop playing up to ``slots`` sessions at once, taken from ``jobs``,
-    until the end of the jobs or ``stop``; each outcome is put on ``results``."""
-    try:
-        asyncio.run(_lane(jobs, results, slots, panel, stop))
-    except KeyboardInterrupt:
-        # Ctrl-C reached this worker too (a terminal signals the whole group): its sessions were stopped. Said as
-        # a plain return: a KeyboardInterrupt shipped back would surface in the parent's loop as a second Ctrl-C.
-        return
-
-
-async def _lane(jobs: Any, results: Any, slots: int, panel: list[str], stop: Any) -> None:
-    loop = asyncio.get_running_loop()
-    free = threading.Semaphore(slots)
-    over = threading.Event()
-    main = asyncio.current_task()
-
-    async def one(index: int, spec: Any, hook: Any) -> None:
-        try:
-            results.put((_MSG, "started", index, None))
-            outcome = await play_and_score(spec, panel, hook)
-            results.put((_MSG, "outcome", index, outcome))
-        except UserError as exc:
-            results.put((_MSG, "user_error", index, (str(exc), exc.exit_code)))
-        finally:
-            free.release()
-
-    def feed(tg: asyncio.TaskGroup) -> None:
-        # A thread: the Manager's queue blocks. It waits for a free slot, takes a job, starts it on the loop;
-        # it watches ``stop`` throughout (the parent's Ctrl-C), also after the last job.
-        def start(item: Any) -> None:
-            tg.create_task(one(*item))
-
-        taking = True
-        while not over.is_set():
-            if stop.is_set():
-                if main is not None:
-                    loop.call_soon_threadsafe(main.cancel)
-                return
-            if not taking or not free.acquire(timeout=0.2):
-                over.wait(0.2)
-                continue
-            try:
-                item = jobs.get(timeout=0.2)
-            except Exception:  # noqa: BLE001 - queue.Empty through the proxy; EOF when the parent is gone
-                free.release()
-                if not _alive(jobs):
-                    return
-                continue
-            if item is None:
-                free.release()
-                taking = False
-                loop.call_soon_threadsafe(no_more.set)
-                continue
-            loop.call_soon_threadsafe(start, item)
-
-    no_more = asyncio.Event()
-    try:
-        async with asyncio.TaskGroup() as tg:
-            feeder = TaskOwner("lane", quiet=True).start(asyncio.to_thread(feed, tg), "feed")  # awaited below
-            await no_more.wait()
-        over.set()
-        await feeder
-    finally:
-        over.set()
-
-
-def _alive(proxy: Any) -> bool:
-    try:
-        proxy.qsize()
-    except Exception:  # noqa: BLE001 - the Manager is gone
-        return False
-    return True
-
-
-class Lanes:
-    """``workers`` worker processes, each an event loop playing up to ``slots`` sessions at once (a real-time
-    session keeps a loop to itself with one slot; in-process ones share one loop per core)."""
-
-    def __init__(self, workers: int, slots: int) -> None:
-        import multiprocessing
-        from multiprocessing.managers import SyncManager
-
-        from modylbench.simulator._runner import SessionWorkers, die_with_parent
-
-        self.workers, self.slots = workers, slots
-        # The Manager's server is a process of its own: like the workers, it must not outlive a killed run.
-        self._manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
-        self._manager.start(die_with_parent, (os.getpid(),))
-        self.jobs, self.results, self.stop = self._manager.Queue(), self._manager.Queue(), self._manager.Event()
-        self._pool = SessionWorkers(workers)
-
-    def hook(self, task: str, turns: int) -> QueueHook:
-        """A session's progress hook that works from a worker process."""
-        return QueueHook(self.results, task, turns)
-
-    async def run(self, specs: list[Any], panel: list[str], concurrency: int, reporter: ProgressReporter | None,
-                  on_outcome: Callable[[Any, Outcome], None]) -> None:
-        """Play ``specs``, ``concurrency`` at once over the lanes; ``on_outcome`` (on this loop) hears each."""
-        loop = asyncio.get_running_loop()
-        pending: dict[int, Any] = dict(enumerate(specs))
-        finished = asyncio.Event()
-        failure: list[BaseException] = []
-
-        def deliver(kind: str, index: int, payload: Any) -> None:
-            if kind == "started":
-                if index in pending and reporter is not None:
-                    task, fields = session_task(pending[index])
-                    reporter.emit("session_started", task, **fields)
-                return
-            spec = pending.pop(index, None)
-            if spec is None:
-                return
-            if kind == "user_error":
-                failure.append(UserError(payload[0], payload[1]))
-                finished.set()
-                return
-            on_outcome(spec, payload)
-            admit()
-            if not pending:
-                finished.set()
-
-        def drain() -> None:
-            while True:
-                try:
-                    item = self.results.get()
-                except (EOFError, OSError):
-                    return
-                if item == "stop":
-                    return
-                if len(item) == 4 and item[0] == _MSG:
-                    loop.call_soon_threadsafe(deliver, *item[1:])
-                elif reporter is not None:  # a QueueHook's progress: (task, event, fields)
-                    task, event, fields = item
-                    reporter.emit(event, task, **fields)
-
-        drainer = threading.Thread(target=drain, name="batch-results", daemon=True)
-        drainer.start()
-        queued = iter(list(pending.items()))
-
-        def admit() -> None:
-            # Jobs enter the queue as sessions end, so that no more than ``concurrency`` run at once whatever
-            # the lanes' slots add up to; after the last, one end mark per lane.
-            item = next(queued, None)
-            if item is None:
-                if not sentinels:
-                    sentinels.append(True)
-                    for _ in range(self.workers):
-                        self.jobs.put(None)
-                return
-            index, spec = item
-            task, fields = session_task(spec)
-            self.jobs.put((index, spec, self.hook(task, fields["turns"]) if reporter is not None else None))
-
-        sentinels: list[bool] = []
-        for _ in range(min(concurrency, len(pending))):
-            admit()
-        if len(pending) <= concurrency:
-            admit()
-        lanes = [self._pool.call(_lane_main, self.jobs, self.results, self.slots, panel, self.stop)
-                 for _ in range(self.workers)]
-        owner = TaskOwner("lanes", quiet=True)  # both awaited in the finally below
-        watch = owner.start(asyncio.gather(*lanes), "lanes")
-        try:
-            done = owner.start(finished.wait(), "finished")
-            await asyncio.wait([done, watch], return_when=asyncio.FIRST_COMPLETED)
-            done.cancel()
-            if watch.done() and pending and not finished.is_set():
-                # A worker died (the pool is broken): its sessions' outcomes never come.
-                why = _first_line(watch.exception()) if watch.exception() else "a worker process ended early"
-                for index in list(pending):
-                    deliver("outcome", index, Outcome(pending[index].folder.name, error=why,
-                                                      failure_kind="worker_lost"))
-            if failure:
-                raise failure[0]
-        finally:
-            self.stop.set()
-            with contextlib.suppress(BaseException):
-                await asyncio.shield(watch)
-            await owner.aclose()
-            with contextlib.suppress(Exception):
-                self.results.put("stop")
-            drainer.join(timeout=5)
-
-    def close(self) -> None:
-        self._pool.close()
-        self._manager.shutdown()
-
-
 # ------------------------------------------------------------------ the batch
 
 
@@ -590,6 +395,8 @@ class Batch:
         lanes = None
         try:
             if workers > 1:
+                from modylbench.simulator._lanes import Lanes
+
                 lanes = Lanes(workers, -(-self.concurrency // workers))
                 await lanes.run(todo, self.panel, self.concurrency, self.reporter, self._ended)
             else:
