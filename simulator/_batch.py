@@ -11,7 +11,6 @@ Ctrl-C stops the running sessions. ``exit_status`` gives the exit code: 130 inte
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -19,7 +18,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -219,11 +218,6 @@ def clear_for_rerun(folder: Path, keep: bool = False) -> None:
         lock.release()
 
 
-def rescore(spec: Any, panel: list[str]) -> Any:
-    """Score a complete session again with another panel (resume after the panel changed)."""
-    return score_played(spec, panel)
-
-
 @dataclass
 class Prepared:
     """What resume decided: the specs to play, each spec's status, and the reused sessions' scorecards."""
@@ -255,7 +249,7 @@ def prepare(specs: Iterable[Any], panel: list[str], *, force: bool = False, dry_
         if status in ("complete", "rescore"):
             if status == "rescore":
                 click.echo(f"re-scoring {spec.folder} with the panel {panel}", err=True)
-                rescore(spec, panel)
+                score_played(spec, panel)  # another panel's cell, scored again from its record
             p.reused.append(spec.folder)
             continue
         if status != "todo":
@@ -444,13 +438,6 @@ def exit_status(card: Any, failed: int, interrupted: bool) -> int:
     if card is not None and card.incomplete:
         return INCOMPLETE_EXIT
     return 0
-
-
-@contextlib.contextmanager
-def quiet_exit() -> Iterator[None]:
-    """For summaries written after an interruption: their own exit code does not replace 130."""
-    with contextlib.suppress(SystemExit):
-        yield
 
 
 # ------------------------------------------------------------------ the command's batch, end to end
