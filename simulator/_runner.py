@@ -1,8 +1,8 @@
 """Building and running sessions: resolve names, wire transport + agent + persona, record, score.
 
 Layers (tau2-style): ``run_meeting`` (in ``_session``) runs one built session and knows nothing of
-names or files; this module builds sessions from names and scores their records; ``sweep`` adds
-concurrency and resume on top.
+names or files; this module builds sessions from names and scores their records; the batch layer
+(``_batch``, under ``run`` and ``sweep``) adds concurrency, resume and the failure policy on top.
 """
 
 from __future__ import annotations

@@ -420,7 +420,10 @@ def sweep(
     sweep into OUT resumes: complete cells are skipped, cells scored by another judge panel are re-scored,
     broken ones (a crash) are moved aside to <cell>.crashed-<time> and run again. OUT/scorecard.json,
     OUT/leaderboard.json and OUT/leaderboard.md cover every complete cell in OUT and are rewritten
-    atomically as each cell finishes. Options replace the file's values. See docs/scale.md.
+    atomically as each cell finishes. Options replace the file's values. Cells at once (concurrency) spread over
+    --workers processes. A cell that cannot be played or scored is printed with its failure kind and the others
+    go on. Exit codes as run's: 0 done; 1 some cell failed; 2 a usage error; 3 judges left items unscored; 4
+    every cell of an agent recorded an agent failure; 130 interrupted. See docs/scale.md.
     """
     overrides = {
         "out": str(out) if out is not None else None,
