@@ -30,6 +30,7 @@ from modylbench.channels import (
     Hello,
     MeetingEvent,
     Playback,
+    TaskOwner,
     TurnStarted,
     VirtualClock,
     VoiceActivity,
@@ -121,7 +122,8 @@ class RealtimeAgent(LLMAgent):
         self.ws: ClientConnection | None = None
         self.failures: list[str] = []
         """What went wrong with the session, in order (each also logged at warning)."""
-        self._reader: asyncio.Task[None] | None = None
+        self._owner = TaskOwner("realtime", quiet=True)
+        self._reader: asyncio.Future[None] | None = None
         self._answering = asyncio.Lock()
         self._pending: asyncio.Future[dict[str, Any]] | None = None
         self._started = False
@@ -197,7 +199,7 @@ class RealtimeAgent(LLMAgent):
             hint = "" if key else " (OPENAI_API_KEY is not set)"
             self._fail(f"cannot open a realtime session at {shown}: {exc}{hint}")
             return False
-        self._reader = asyncio.ensure_future(self._read(self.ws))
+        self._reader = self._owner.start(self._read(self.ws), "reader")
         sent = await self._send(self._session_update())
         self._expecting(False)
         return sent

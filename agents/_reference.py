@@ -26,6 +26,7 @@ from modylbench.channels import (
     Hello,
     MeetingEnded,
     MeetingEvent,
+    TaskOwner,
     TurnStarted,
 )
 from modylbench.personas import OfflineAnswerer, withheld_asks
@@ -73,7 +74,7 @@ class BuiltinAgent:
         self.doc = AgentDoc()
         self.turn: int | None = None
         self.client: MeetingClient | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = TaskOwner("agent", quiet=True)
         self.chat_log: list[str] = []
         self.captions: list[str] = []
         """What the persona said since the agent last answered (from the captions)."""
@@ -117,9 +118,7 @@ class BuiltinAgent:
                     break
                 await self.on_event(ev)
         finally:
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self._tasks.aclose()
             await client.leave()
 
     def on_hello(self, hello: Hello) -> None:
@@ -130,9 +129,7 @@ class BuiltinAgent:
         """Every event, after the common handling above (for agents that listen to the audio: realtime)."""
 
     def _start(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.start(coro, "act")
 
     async def _act(self, turn_index: int, caption: CaptionReceived) -> None:
         speech_left = (caption.end - caption.start) if caption.start is not None and caption.end is not None else 0.0

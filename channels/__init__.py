@@ -82,6 +82,7 @@ from modylbench.channels._shareddoc import (
     sync_message,
 )
 from modylbench.channels._signaling import SignalingServer, WebRTCMeeting
+from modylbench.channels._tasks import TaskOwner
 from modylbench.channels._web import WebServer
 from modylbench.channels._webrtc_agent import connect_agent
 from modylbench.channels._wire import MAX_DOC_MESSAGE, MAX_FILE_SIZE, PROTOCOL_VERSION
@@ -90,6 +91,7 @@ __all__ = [
     # transports (harness side)
     "InProcessMeeting",
     "SignalingServer",
+    "TaskOwner",
     "WebRTCMeeting",
     "WebServer",
     "LinkOptions",

@@ -25,6 +25,7 @@ from modylbench.channels._compat import (
     loop_timers,
     loop_watched_fds,
 )
+from modylbench.channels._tasks import TaskOwner
 
 logger = logging.getLogger(__name__)
 
@@ -360,10 +361,11 @@ class VirtualClock:
 
 async def wait_for(clock: Clock, aw: Awaitable[T], timeout: float | None) -> T:
     """``asyncio.wait_for`` measured on ``clock``: raises ``ClockTimeout`` (cancelling ``aw``) when it runs out."""
-    task = asyncio.ensure_future(aw)
+    race = TaskOwner("wait_for", quiet=True)
+    task = race.start(aw, "aw")
     if timeout is None:
         return await task
-    timer = asyncio.ensure_future(clock.sleep(timeout))
+    timer = race.start(clock.sleep(timeout), "timeout")
     try:
         done, _ = await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
     except BaseException:

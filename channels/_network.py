@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from modylbench.channels._clock import Clock
+from modylbench.channels._tasks import TaskOwner
 
 logger = logging.getLogger(__name__)
 
@@ -491,7 +492,7 @@ class DelayLine:
                 await self._kick
                 continue
             self._until = self._heap[0][0]
-            sleeper = asyncio.ensure_future(self.clock.sleep_until(self._until))
+            sleeper = TaskOwner("impairment", quiet=True).start(self.clock.sleep_until(self._until), "sleep")
             try:
                 await asyncio.wait({sleeper, self._kick}, return_when=asyncio.FIRST_COMPLETED)
             finally:

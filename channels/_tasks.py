@@ -1,40 +1,60 @@
-"""A small owner for a link's background tasks: started together, cancelled and awaited together."""
+"""The one home of background tasks: every task the package starts is owned (``TaskOwner``, or a TaskGroup), so
+that it is cancelled and awaited with its owner and its failure is never lost (tests/test_one_home.py checks
+that no module calls ``asyncio.create_task``/``ensure_future`` itself)."""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 class TaskOwner:
-    """Owns background tasks; a task that fails is logged and reported through ``on_error``."""
+    """Owns background tasks: started together, cancelled and awaited together (``aclose``).
 
-    def __init__(self, name: str, on_error: Callable[[str, BaseException], None] | None = None) -> None:
+    A task that fails is logged and reported through ``on_error``; with ``quiet`` the owner's caller reads each
+    task's result itself (a race of a task against a timer), so nothing is logged.
+    """
+
+    def __init__(self, name: str, on_error: Callable[[str, BaseException], None] | None = None, *,
+                 quiet: bool = False) -> None:
         self.name = name
         self.on_error = on_error
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.quiet = quiet
+        self._tasks: set[asyncio.Future[Any]] = set()
 
-    def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro, name=f"{self.name}:{name}")
+    def start(self, aw: Awaitable[T], name: str) -> asyncio.Future[T]:
+        """Run ``aw`` (a coroutine, or a future: a shield, a thread) as a task of this owner."""
+        if inspect.iscoroutine(aw):
+            task: asyncio.Future[T] = asyncio.get_running_loop().create_task(aw, name=f"{self.name}:{name}")
+        else:
+            task = asyncio.ensure_future(aw)
         self._tasks.add(task)
         task.add_done_callback(self._done)
         return task
 
-    def _done(self, task: asyncio.Task[Any]) -> None:
+    def _done(self, task: asyncio.Future[Any]) -> None:
         self._tasks.discard(task)
-        if task.cancelled():
+        if task.cancelled() or self.quiet:
             return
         exc = task.exception()
         if exc is not None:
-            logger.error("task %s failed", task.get_name(), exc_info=exc)
+            where = task.get_name() if isinstance(task, asyncio.Task) else self.name
+            logger.error("task %s failed", where, exc_info=exc)
             if self.on_error is not None:
-                self.on_error(task.get_name(), exc)
+                self.on_error(where, exc)
+
+    def __len__(self) -> int:
+        return len(self._tasks)
 
     async def aclose(self) -> None:
+        """Cancel every task still running and await them all."""
         current = asyncio.current_task()
         tasks = [t for t in self._tasks if t is not current]
         for t in tasks:

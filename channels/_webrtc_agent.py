@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._clock import Clock, WallClock, wait_for
+from modylbench.channels._tasks import TaskOwner
 from modylbench.channels._webrtc import (
     DataChannelPipe,
     PacedAudioTrack,
@@ -50,7 +51,8 @@ async def _opened_or_refused(ws: Any, opened: asyncio.Event) -> str | None:
             code, why = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else ("", "")
             return f"signaling closed {code} {why}".strip()
 
-    waiters = [asyncio.ensure_future(opened.wait()), asyncio.ensure_future(refused())]
+    race = TaskOwner("join", quiet=True)
+    waiters = [race.start(opened.wait(), "opened"), race.start(refused(), "refused")]
     try:
         done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
     finally:

@@ -37,6 +37,7 @@ from modylbench.channels._shareddoc import (
     sync_message,
     write_varuint,
 )
+from modylbench.channels._tasks import TaskOwner
 from modylbench.channels._wire import TokenBucket
 
 logger = logging.getLogger(__name__)
@@ -256,7 +257,7 @@ class YWebsocketHub:
         others = self._presence()
         if others:
             self._enqueue(client, awareness_message(others))
-        writer = asyncio.ensure_future(self._write(client))
+        writer = TaskOwner("y-client", quiet=True).start(self._write(client), "writer")
         try:
             async for data in ws:
                 if client not in self.clients:

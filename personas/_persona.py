@@ -24,6 +24,7 @@ from modylbench.channels import (
     LinkOptions,
     MeetingLink,
     Playback,
+    TaskOwner,
     TurnClosedMarker,
     TurnEndMarker,
     TurnStartMarker,
@@ -480,8 +481,8 @@ class ScriptedPersona:
     async def _wait_change(self, timeout: float) -> None:
         act = self.activity
         act.changed.clear()
-        waiter = asyncio.ensure_future(act.changed.wait())
-        sleeper = asyncio.ensure_future(self.clock.sleep(timeout))
+        race = TaskOwner("wait-change", quiet=True)
+        waiter, sleeper = race.start(act.changed.wait(), "changed"), race.start(self.clock.sleep(timeout), "timeout")
         try:
             await asyncio.wait({waiter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
         finally:

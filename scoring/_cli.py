@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,24 @@ from modylbench.record import PROGRESS_MODES, ProgressReporter
 logger = logging.getLogger(__name__)
 
 
+def deprecated_spelling(old: str, new: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """An option callback for an old spelling kept for one release: when it is given, one line names the new one.
+    The one home of the note for every command (the simulator's import it from ``modylbench.scoring.cli``)."""
+
+    def note(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and value != () and value != param.get_default(ctx):
+            click.echo(f"note: {old} is deprecated and will be removed in the next release; use {new}", err=True)
+        return value
+
+    return note
+
+
 def _fail(message: str, code: int = 2) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
 
 
-@click.command("evaluate")
+@click.command("evaluate", short_help="Score pre-recorded responses (responses.jsonl).")
 @click.option(
     "--responses",
     "responses_path",
@@ -72,11 +85,21 @@ def _fail(message: str, code: int = 2) -> None:
     help="Cache of LLM judge answers (default: .modylbench-cache/judge next to --output).",
 )
 @click.option(
-    "--concurrency",
+    "--judge-concurrency",
+    "judge_concurrency",
     type=click.IntRange(min=1),
     default=8,
     show_default=True,
     help="Concurrent requests per LLM judge.",
+)
+@click.option(
+    "--concurrency",
+    "concurrency",
+    type=click.IntRange(min=1),
+    default=None,
+    hidden=True,
+    callback=deprecated_spelling("evaluate --concurrency", "--judge-concurrency (--concurrency means sessions at "
+                                 "once in run and sweep)"),
 )
 @click.option("--quiet", is_flag=True, help="Do not print the summary table.")
 @click.option(
@@ -97,7 +120,8 @@ def evaluate(
     turns: int | None,
     k: int | None,
     cache_dir: Path | None,
-    concurrency: int,
+    judge_concurrency: int,
+    concurrency: int | None,
     quiet: bool,
     progress: str,
     progress_json: bool,
@@ -168,7 +192,7 @@ def evaluate(
         return
     cache = cache_dir if cache_dir is not None else output.parent / ".modylbench-cache" / "judge"
     try:
-        judges = make_judges(list(judge_specs), concurrency=concurrency, cache_dir=cache)
+        judges = make_judges(list(judge_specs), concurrency=concurrency or judge_concurrency, cache_dir=cache)
     except (JudgeSpecError, JudgeConfigError) as exc:
         _fail(str(exc))
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from modylbench.record import PROGRESS_MODES, ProgressReporter
+from modylbench.scoring._cli import deprecated_spelling
 
 logger = logging.getLogger(__name__)
 
@@ -18,10 +19,12 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
-@click.command("report")
+@click.command("report", short_help="Write a self-contained HTML report of scorecards or sessions.")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="SCORECARD_OR_SESSION...")
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=Path("report.html"),
+@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=Path("report.html"),
               show_default=True, help="Where to write the HTML file.")
+@click.option("-o", "output_o", type=click.Path(path_type=Path, dir_okay=False), default=None, hidden=True,
+              callback=deprecated_spelling("report -o FILE", "--output FILE"))
 @click.option("--responses", "responses_paths", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               metavar="PATH", help="responses.jsonl to show the agent's words and products (repeatable).")
 @click.option("--scenarios", "scenario_paths", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
@@ -30,7 +33,7 @@ def _fail(message: str) -> None:
 @click.option("--progress", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
               help="Sessions read and runs drawn: auto (live on a terminal, lines when piped), live, lines, json, off.")
 @click.option("--json", "progress_json", is_flag=True, help="Progress as JSON lines on stdout (docs/progress.md).")
-def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, ...],
+def report(inputs: tuple[Path, ...], output: Path, output_o: Path | None, responses_paths: tuple[Path, ...],
            scenario_paths: tuple[Path, ...], no_audio: bool, progress: str, progress_json: bool) -> None:
     """Write a self-contained HTML report; several inputs give a comparison view.
 
@@ -38,6 +41,7 @@ def report(inputs: tuple[Path, ...], output: Path, responses_paths: tuple[Path, 
     embeds its recording, slides and files) or the folder a run wrote (OUT/scorecard.json, linking
     each session's own report). A responses.jsonl beside a scorecard is picked up.
     """
+    output = output_o or output
     from modylbench.record import SessionFolder
     from modylbench.scenarios import ScenarioLoadError, resolve_scenarios
     from modylbench.scoring._responses_io import ResponsesFileError, read_responses, read_scorecard

@@ -22,6 +22,12 @@ judge_option = click.option(
     help="Judge for the panel: offline (default), openai/MODEL or openai/MODEL@BASE_URL. Repeatable.",
 )
 
+workers_option = click.option(
+    "--workers", "workers", type=click.IntRange(min=1), default=None, metavar="N",
+    help="Worker processes the sessions at once spread over, one event loop each (1: all in this process). "
+         "Default: one per running webrtc session (its media is paced on its loop), else one per core.",
+)
+
 asr_option = click.option(
     "--asr", "asr", default=None, metavar="openai/MODEL[@BASE_URL]",
     help="Recognise the agent's speech through an OpenAI-compatible audio/transcriptions endpoint; what it "
@@ -55,6 +61,18 @@ def network_option(names_folder: bool = False) -> Callable[[Any], Any]:
              "(…__webrtc__net-mobile__all__seed0__t0).") if names_folder else ""
     return click.option("--network", "network", default=None, metavar="PROFILE", callback=_read_network,
                         help=_NETWORK_HELP + extra)
+
+
+def deprecated_spelling(old: str, new: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """``modylbench.scoring.cli.deprecated_spelling`` (the note for an old spelling kept for one release), loaded
+    only when an option is parsed: a command's module stays light to import."""
+
+    def note(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        from modylbench.scoring.cli import deprecated_spelling as home
+
+        return home(old, new)(ctx, param, value)
+
+    return note
 
 
 def network_seed(seed: int, trial: int = 0) -> int:
@@ -109,17 +127,20 @@ def check_judges(panel: list[str]) -> None:
 
 
 def write_report(card: Any, folder: Path, scenarios: dict[str, Any] | None = None,
-                 responses: list[Any] | None = None) -> None:
+                 responses: list[Any] | None = None, sessions: list[Any] | None = None) -> None:
     """``report.html`` beside a scorecard; a failure is logged, never fatal (the scorecard is the product).
     ``scenarios`` are the ones the run played (a ``--scenarios`` file's are not found by id alone); ``responses``
-    those of a combined scorecard's sessions (``combined_responses``), for what only they hold (latency, words)."""
+    those of a combined scorecard's sessions (``combined_responses``), for what only they hold (latency, words);
+    ``sessions``: the session as already read (``scoring.report.load_session``), else the folder's record is read."""
     try:
         from modylbench.scoring import write_report as write_html
     except ImportError:
         return
     files = SessionFolder(folder)
     try:
-        write_html([card], files.report, sessions=[folder] if files.has_record() else [], scenarios=scenarios,
+        if sessions is None:
+            sessions = [folder] if files.has_record() else []
+        write_html([card], files.report, sessions=sessions, scenarios=scenarios,
                    responses=responses or ())
     except Exception:  # noqa: BLE001 - the scorecard is the product; a report failure is logged
         logger.exception("could not write the report")

@@ -1,4 +1,4 @@
-"""Commands that run meetings: run (and sweep), serve, replay."""
+"""The ``run`` and ``replay`` commands: thin over the batch layer (``_batch``) and the runner."""
 
 from __future__ import annotations
 
@@ -6,18 +6,16 @@ import asyncio
 import contextlib
 import json
 import logging
-import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import click
 
 from modylbench.record import Manifest, SessionFolder
-from modylbench.scoring import AGENT_ERROR_FLAG, INCOMPLETE_EXIT
+from modylbench.scoring import INCOMPLETE_EXIT
+from modylbench.simulator._batch import BatchRun
 from modylbench.simulator._cli_common import (
-    STOPPED_BY_CTRL_C,
     asr_option,
     check_asr,
     check_judges,
@@ -26,22 +24,19 @@ from modylbench.simulator._cli_common import (
     network_seed,
     owning,
     score_and_print,
-    stop_on_ctrl_c,
+    workers_option,
     write_report,
 )
 from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option, seed_option
-from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
-from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
-from modylbench.simulator._results import LEADERBOARD_MD
+from modylbench.simulator._errors import UserError
+from modylbench.simulator._progress import progress_options, reporter_for
 from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
-AGENT_ERROR_EXIT = 4
-"""``run``'s exit code when every session of some agent recorded an agent failure (flag agent_error)."""
 
 
-@click.command("run")
+@click.command("run", short_help="Run live meetings with an agent (built-in, cmd:, py:), record and score them.")
 @click.argument("scenario_ids", nargs=-1, required=True, metavar="SCENARIO...")
 @click.option("--agent", "agents", multiple=True, default=("oracle",), show_default=True, metavar="AGENT",
               help="The agent under test; repeatable. A built-in: oracle, null, polite, verbose, injector, "
@@ -73,7 +68,8 @@ AGENT_ERROR_EXIT = 4
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Repeat each (scenario, agent) pair; pass^k is reported over the trials.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Sessions run at the same time (over webrtc each in its own process).")
+              help="Sessions run at the same time.")
+@workers_option
 @click.option("--force", is_flag=True, help="Re-run sessions whose folder already holds a complete run.")
 @click.option("--no-captions", is_flag=True, help="Do not send captions: the agent must listen to the audio.")
 @click.option("--speech", default="espeak", show_default=True,
@@ -87,7 +83,7 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
         progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
-        agent_env: tuple[str, ...] = (), network: Any = None) -> None:
+        agent_env: tuple[str, ...] = (), network: Any = None, workers: int | None = None) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
@@ -103,13 +99,16 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     --seed N plays fresh instance N of the built-in scenarios (the manifest records it; replay reads it).
     An agent's failures (its model unreachable, a crash, a command that exits or never joins) are printed,
     recorded as agent_error events and flagged in the scorecard.
-    Exit codes: 0 done; 1 a session could not be run (an infrastructure failure: the error is printed, the
-    folder kept); 2 a usage error; 3 judges left items unscored (run again to resume); 4 every session of an
+    Sessions at once (--concurrency) spread over --workers processes, one event loop each (docs/scale.md).
+    A session that cannot be played or scored is printed with its failure kind (infrastructure_error,
+    scoring_error, worker_lost), its folder kept; the other sessions go on and are scored and combined.
+    Exit codes: 0 done; 1 a session could not be run (or scored: printed with its kind, the others went on);
+    2 a usage error; 3 judges left items unscored (run again to resume); 4 every session of an
     agent failed (flag agent_error); 130 interrupted (Ctrl-C: sessions still running end incomplete and are
     moved aside by the next run).
     """
     from modylbench.channels import LinkOptions
-    from modylbench.simulator._runner import RunSpec, session_complete, session_difference
+    from modylbench.simulator._runner import RunSpec
     from modylbench.simulator._session import MeetingOptions
 
     scenarios = load_all(scenario_paths, seed, None if scenario_ids == ("all",) else list(scenario_ids))
@@ -139,41 +138,8 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
                                      link=LinkOptions(captions=not no_captions, network=network,
                                                       network_seed=network_seed(seed, trial)),
                                      agent_name=agent.name, join_timeout=join_timeout, agent_env=agent_env))
-    reporter = reporter_for(progress, progress_json, "run")
-    reporter.emit("run_started", command="run", total=len(specs))
-    todo, reused = [], []
-    for spec in specs:
-        if spec.folder.exists() and session_complete(spec.folder) and not force:
-            diff = session_difference(spec)
-            if diff is not None:
-                raise UserError(f"{spec.folder} holds a complete session of another configuration ({diff}); "
-                                "--force replaces it, or give another --out")
-            click.echo(f"skip {spec.folder} (already complete, same configuration; --force to run again)", err=True)
-            reporter.emit("session_skipped", session_task(spec)[0], reason="already complete")
-            reused.append(spec.folder)
-            continue
-        if spec.folder.exists():
-            _clear_for_rerun(spec.folder)
-        todo.append(spec)
-    interrupted = False
-    with reporter:
-        try:
-            asyncio.run(_run_all(todo, concurrency, reporter))
-        except asyncio.CancelledError:  # Ctrl-C, heard and said by _run_all; its sessions are stopped
-            interrupted = True
-        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                      total=reporter.total, interrupted=interrupted)
-    if interrupted:
-        # Sessions that finished before Ctrl-C are scored, so that the next run reuses them.
-        finished = [s for s in specs if (m := SessionFolder(s.folder).read_manifest()) is not None and m.complete]
-        if finished:
-            with contextlib.suppress(SystemExit):
-                _summarise(finished, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
-        n = reporter.done
-        click.echo(f"interrupted: {n} session{'s' if n != 1 else ''} finished, the others were stopped and kept "
-                   "incomplete; run again to play them", err=True)
-        sys.exit(INTERRUPTED_EXIT)
-    _summarise(specs, scenarios, panel, out, trials, to_stderr=reporter.mode == "json", reused=reused)
+    BatchRun(specs, panel, out, "run", reporter_for(progress, progress_json, "run"), concurrency=concurrency,
+             workers=workers, force=force, scenarios=scenarios, scenario_files=scenario_paths)()
 
 
 def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: str) -> list[Any]:
@@ -197,164 +163,7 @@ def _resolve_agents(agents: tuple[str, ...], names: tuple[str, ...], transport: 
     return resolved
 
 
-def _clear_for_rerun(folder: Path, keep: bool = False) -> None:
-    """Make way for a new run of ``folder``: a complete session (--force) is replaced; an incomplete one (a
-    crash), or any one with ``keep`` (a refused sweep cell, a link), is never deleted but moved aside, and the
-    move is reported. A folder another live process is writing is left alone: a one-line error."""
-    from modylbench.record import SessionBusyError, SessionLock
-    from modylbench.simulator._runner import session_complete
-
-    try:
-        lock = SessionLock(folder).acquire()
-    except SessionBusyError as exc:
-        raise UserError(f"{exc}; not touching it (wait for that run to end, or stop it)") from None
-    try:
-        if session_complete(folder) and not keep and not folder.is_symlink():
-            click.echo(f"replacing the complete session in {folder} (--force)", err=True)
-            shutil.rmtree(folder)
-            return
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        aside = folder.with_name(f"{folder.name}.crashed-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = folder.with_name(f"{folder.name}.crashed-{stamp}-{n}")
-        folder.rename(aside)
-        why = "a session resume refused" if keep else "an incomplete session (a crashed or interrupted run)"
-        click.echo(f"{folder} held {why}: moved it aside to {aside}", err=True)
-    finally:
-        lock.release()
-
-
-async def _run_all(specs: list[Any], concurrency: int, reporter: Any) -> None:
-    from modylbench.simulator._runner import SessionWorkers, run_one
-
-    sem = asyncio.Semaphore(concurrency)
-    workers = min(concurrency, len(specs))
-    # Real-time sessions side by side get a process each (see SessionWorkers); inproc ones share this loop.
-    pool = SessionWorkers(workers) if workers > 1 and any(s.transport == "webrtc" for s in specs) else None
-
-    async def one(spec: Any, remote: Any) -> None:
-        async with sem:
-            task, fields = session_task(spec)
-            reporter.emit("session_started", task, **fields)
-            t0 = time.monotonic()
-            try:
-                if pool is not None:
-                    result = await pool.run(spec, on_event=remote(task, fields["turns"]))
-                else:
-                    result = await run_one(spec, on_event=reporter.session_hook(task, fields["turns"]))
-            except asyncio.CancelledError:
-                reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
-                raise
-            except Exception as exc:
-                reporter.emit("session_failed", task, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-                raise
-            reporter.emit("session_finished", task, termination_reason=result.termination_reason,
-                          turns_played=result.turns_played, wall_s=round(time.monotonic() - t0, 3),
-                          folder=str(spec.folder), agent_errors=result.agent_errors)
-            for line in result.agent_errors:  # an agent's failure is never silent, whatever the display
-                click.echo(f"{fields['label']}: {line}", err=True)
-
-    def heard() -> None:
-        running = len(reporter.running)
-        click.echo(f"Ctrl-C: stopping {running} running session{'s' if running != 1 else ''} (Ctrl-C again to quit "
-                   "at once)", err=True)
-
-    release = stop_on_ctrl_c(heard)
-    try:
-        with forwarding(reporter) if pool is not None else contextlib.nullcontext() as remote:
-            await asyncio.gather(*(one(s, remote) for s in specs))
-    finally:
-        release()
-        if pool is not None:
-            pool.close()
-
-
-def _accumulate(out: Path) -> tuple[Any, list[Any]]:
-    """Write OUT's scorecard and leaderboard over every complete session in OUT; the combined scorecard (None if
-    there is none) and its sessions' responses, paired with its entries."""
-    from modylbench.simulator._results import (
-        combine,
-        combined_responses,
-        complete_sessions,
-        labelled,
-        load_result,
-        write_results,
-    )
-
-    results = labelled(r for r in map(load_result, complete_sessions(out)) if r is not None)
-    if not results:
-        return None, []
-    card = combine((label, r.card) for label, r in results)
-    write_results(out, card)
-    return card, combined_responses(results)
-
-
-def _summarise(specs: list[Any], scenarios: dict[str, Any], panel: list[str], out: Path, trials: int,
-               to_stderr: bool = False, reused: list[Path] | None = None) -> None:
-    from modylbench.scoring import print_summary, score, summary_console
-    from modylbench.simulator._runner import responses_for, score_session
-
-    all_responses = []
-    sliced: dict[str, Any] = {}
-    for spec in specs:
-        if not SessionFolder(spec.folder).has_record():
-            continue
-        with owning(spec.folder):
-            card = score_session(spec.folder, scenarios, panel)
-            write_report(card, spec.folder, scenarios)
-        resp, sc = responses_for(spec.folder, scenarios)
-        if trials > 1:
-            resp.trial = spec.meeting.extra_manifest[MANIFEST_KEY]["trial"]
-        all_responses.append(resp)
-        sliced[sc.scenario_id] = scenarios[sc.scenario_id]  # whole: each line's turns_scheduled slices it
-    if not all_responses:
-        return
-    from modylbench.scoring import make_judges
-
-    total = score(all_responses, sliced, make_judges(panel))
-    out.mkdir(parents=True, exist_ok=True)
-    # OUT's scorecard, leaderboard and report cover every complete session in OUT, earlier runs' included:
-    # a run adds to them and never drops what an earlier run recorded (they are combined from each session's
-    # own scorecard.json, not re-judged).
-    files = SessionFolder(out)
-    accumulated, accumulated_responses = _accumulate(out)
-    if accumulated is not None:
-        write_report(accumulated, out, scenarios, accumulated_responses)
-    else:
-        write_report(total, out, scenarios, all_responses)
-    # With --json, stdout carries only the event stream.
-    print_summary(total, summary_console(stderr=to_stderr))
-    if accumulated is not None and len(accumulated.scenarios) > len(total.scenarios):
-        click.echo(f"{files.scorecard} and {out / LEADERBOARD_MD} cover all {len(accumulated.scenarios)} complete "
-                   f"sessions in {out}, earlier runs' included", err=to_stderr)
-    if reused:
-        click.echo(f"reused {len(reused)} complete session{'s' if len(reused) > 1 else ''} of the same configuration "
-                   f"(not run again; --force runs them again): {', '.join(f.name for f in reused)}", err=to_stderr)
-    click.echo(f"scorecard: {files.scorecard}", err=to_stderr)
-    if files.report.exists():
-        click.echo(f"report:    {files.report}", err=to_stderr)
-    failed = _failed_agents(total)
-    for model_id in failed:
-        click.echo(f"error: every session of agent {model_id!r} recorded an agent failure (flag {AGENT_ERROR_FLAG}); "
-                   "see the agent_error lines above and record.jsonl", err=True)
-    if failed:
-        sys.exit(AGENT_ERROR_EXIT)
-    if total.incomplete:
-        # Judges left items unscored (an outage): the sessions are kept; scoring again resumes from the cache.
-        sys.exit(INCOMPLETE_EXIT)
-
-
-def _failed_agents(card: Any) -> list[str]:
-    """Agents every one of whose sessions carries the agent_error flag."""
-    by_model: dict[str, list[bool]] = {}
-    for entry in card.scenarios:
-        by_model.setdefault(entry.model_id, []).append(AGENT_ERROR_FLAG in entry.flags)
-    return sorted(m for m, flagged in by_model.items() if flagged and all(flagged))
-
-
-@click.command("replay")
+@click.command("replay", short_help="Verify a recorded session, re-derive its responses and re-score it.")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Where to write the re-scored scorecard (default FOLDER/replay-scorecard.json).")

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from modylbench.simulator._cli_common import deprecated_spelling
 from modylbench.simulator._errors import UserError
 
 scenarios_option = click.option(
@@ -52,7 +53,7 @@ def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
     return scenarios[scenario_id]
 
 
-@click.command("list-scenarios")
+@click.command("list-scenarios", short_help="List the available scenarios.")
 @scenarios_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
 def list_scenarios(scenario_paths: tuple[Path, ...], as_json: bool) -> None:
@@ -176,11 +177,14 @@ def dataset_card(rows: dict[str, list[dict[str, Any]]], seed: int) -> str:
     return "\n".join(yaml + body)
 
 
-@click.command("export-dataset")
-@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.command("export-dataset", short_help="Write the scenarios in the public dataset format.")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="OUT_DIR",
+              help="The dataset folder to write.")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), required=False,
+                callback=deprecated_spelling("export-dataset OUT_DIR (a positional folder)", "--out OUT_DIR"))
 @scenarios_option
 @seed_option
-def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -> None:
+def export_dataset(out: Path | None, out_dir: Path | None, scenario_paths: tuple[Path, ...], seed: int) -> None:
     """Write the scenarios as a Hugging Face dataset folder: OUT_DIR/README.md (the dataset card),
     OUT_DIR/data/test.jsonl (config "scenarios") and OUT_DIR/data/test_hard.jsonl (config "edge_cases",
     one row per edge case).
@@ -191,6 +195,11 @@ def export_dataset(out_dir: Path, scenario_paths: tuple[Path, ...], seed: int) -
     """
     from modylbench.scenarios import to_public
 
+    if out is not None and out_dir is not None and out != out_dir:
+        raise UserError(f"export-dataset: two folders given ({out_dir} and --out {out}); give --out OUT_DIR only")
+    out_dir = out or out_dir
+    if out_dir is None:
+        raise UserError("export-dataset: give the dataset folder: --out OUT_DIR")
     scenarios = load_all(scenario_paths, seed)
     rows = {"scenarios": [to_public(s) for s in scenarios.values()],
             "edge_cases": [row for s in scenarios.values() for row in hard_rows(s)]}
@@ -229,7 +238,7 @@ def schema_json(name: str) -> dict[str, Any]:
     return schema
 
 
-@click.command("schema")
+@click.command("schema", short_help="Print the JSON Schema of scenario, record, manifest, responses or scorecard.")
 @click.argument("name", type=click.Choice(sorted(SCHEMAS)))
 def schema(name: str) -> None:
     """Print the JSON Schema of a persisted type: scenario, record (one event), manifest, responses, scorecard."""

@@ -12,11 +12,13 @@ from typing import Any
 
 import click
 
+from modylbench.channels import TaskOwner
 from modylbench.record import SessionFolder
 from modylbench.simulator._cli_common import (
     asr_option,
     check_asr,
     check_judges,
+    deprecated_spelling,
     judge_option,
     network_option,
     network_seed,
@@ -27,12 +29,15 @@ from modylbench.simulator._cmd_scenarios import load_all, pick, scenarios_option
 from modylbench.simulator._errors import UserError
 
 
-@click.command("serve")
+@click.command("serve", short_help="Start a meeting and wait for an outside agent to join.")
 @click.argument("scenario_id", metavar="SCENARIO")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: any free).")
-@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Session folder (default runs/<scenario>__external-<time>).")
+@click.option("--session-folder", "session_folder", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The session folder (default runs/<scenario>__external-<time>).")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=None, hidden=True,
+              callback=deprecated_spelling("serve --out DIR (the session folder)", "--session-folder DIR; in the "
+                                           "next release --out will name the folder that receives it, as in run"))
 @click.option("--turns", type=click.IntRange(min=1), default=None, help="Play only the first N turns.")
 @click.option("--wait", "wait_seconds", type=click.FloatRange(min=1), default=600, show_default=True,
               help="Seconds to wait for the agent to join.")
@@ -50,7 +55,8 @@ from modylbench.simulator._errors import UserError
 @network_option()
 @scenarios_option
 @seed_option
-def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int | None, wait_seconds: float,
+def serve(scenario_id: str, host: str, port: int, session_folder: Path | None, out: Path | None,
+          turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
           scenario_paths: tuple[Path, ...], seed: int, asr: str | None, network: Any = None,
           bot_api: bool = False, bot_api_port: int = 8766) -> None:
@@ -69,16 +75,16 @@ def serve(scenario_id: str, host: str, port: int, out: Path | None, turns: int |
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
-    folder = out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
+    folder = session_folder or out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
     if SessionFolder(folder).has_record():
-        raise UserError(f"{folder} already holds a session; choose another --out")
+        raise UserError(f"{folder} already holds a session; choose another --session-folder")
     from modylbench.record import SessionBusyError, SessionLock
 
     # One writer per session folder for the whole meeting: record, manifest, recording and scorecard.
     try:
         lock = SessionLock(folder).acquire()
     except SessionBusyError as exc:
-        raise UserError(f"{exc}; choose another --out") from None
+        raise UserError(f"{exc}; choose another --session-folder") from None
     try:
         asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
                            panel, web, linger, seed, asr, network, bot_api_port if bot_api else None))
@@ -157,7 +163,7 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
             mopts.on_doc, mopts.on_event = page.hub.attach, page.feed.on_event
             forward: asyncio.Queue[bytes] = asyncio.Queue(4096)
             page.hub.to_agent = lambda msg: forward.put_nowait(msg) if not forward.full() else None
-            forwarder = asyncio.ensure_future(_forward_doc(meeting, forward))
+            forwarder = TaskOwner("serve", quiet=True).start(_forward_doc(meeting, forward), "doc-forward")
             click.echo(f"  page:     {page.page_url}", err=True)
             click.echo(f"  observer: {page.observer_url}", err=True)
             click.echo(f"  document: ws://{host}:{server.port}/doc/{meeting.meeting_id}?token=<token> (y-websocket)",

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modylbench.channels import Clock
+from modylbench.channels import Clock, TaskOwner
 from modylbench.record import SessionFolder
 from modylbench.simulator._faults import AgentFaults
 
@@ -79,8 +79,9 @@ class AgentProcess:
         self.captured: dict[str, dict[str, int]] = {}
         """Per stream: bytes kept and bytes dropped."""
         self._stderr_tail: deque[bytes] = deque(maxlen=64)
-        self._copiers: list[asyncio.Task[None]] = []
-        self.reports_read: asyncio.Task[None] | None = None
+        self._owner = TaskOwner("agent-process", quiet=True)
+        self._copiers: list[asyncio.Future[None]] = []
+        self.reports_read: asyncio.Future[None] | None = None
         """Ends once the process closed its report pipe (it exited): every report it wrote was passed on."""
         self._reaper: subprocess.Popen[bytes] | None = None
         self._reaper_fd = -1
@@ -110,11 +111,11 @@ class AgentProcess:
         self._start_reaper()
         assert self.proc.stdout is not None and self.proc.stderr is not None
         files = SessionFolder(self.folder)
-        self._copiers = [asyncio.ensure_future(self._copy(self.proc.stdout, files.agent_stdout)),
-                         asyncio.ensure_future(self._copy(self.proc.stderr, files.agent_stderr, tail=True))]
+        self._copiers = [self._owner.start(self._copy(self.proc.stdout, files.agent_stdout), "stdout"),
+                         self._owner.start(self._copy(self.proc.stderr, files.agent_stderr, tail=True), "stderr")]
         if write_fd >= 0:
             os.close(write_fd)  # the child's copy is the only writer: EOF once it exits
-            self.reports_read = asyncio.ensure_future(self._read_reports(read_fd))
+            self.reports_read = self._owner.start(self._read_reports(read_fd), "reports")
         logger.info("started agent command (pid %d): %s", self.proc.pid, self.command)
 
     def _start_reaper(self) -> None:
@@ -252,8 +253,8 @@ class AgentProcess:
 
 async def _within(clock: Clock, aw: Any, timeout: float) -> bool:
     """Await ``aw`` for at most ``timeout`` seconds of ``clock``; False (and ``aw`` cancelled) if it did not finish."""
-    task = asyncio.ensure_future(aw)
-    timer = asyncio.ensure_future(clock.sleep(timeout))
+    race = TaskOwner("within", quiet=True)
+    task, timer = race.start(aw, "aw"), race.start(clock.sleep(timeout), "timeout")
     try:
         await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -330,9 +331,10 @@ class CommandWatch:
                 + (f"its last stderr line: {line}" if line else "it wrote nothing on stderr"))
 
     async def run(self) -> None:
-        joined = asyncio.ensure_future(self.meeting.wait_connected())
-        exited = asyncio.ensure_future(self.child.wait())
-        timer = asyncio.ensure_future(self.clock.sleep(self.join_timeout))
+        race = TaskOwner("join-watch", quiet=True)
+        joined = race.start(self.meeting.wait_connected(), "joined")
+        exited = race.start(self.child.wait(), "exited")
+        timer = race.start(self.clock.sleep(self.join_timeout), "join-timeout")
         try:
             await asyncio.wait({joined, exited, timer}, return_when=asyncio.FIRST_COMPLETED)
             if not joined.done() or joined.exception() is not None:

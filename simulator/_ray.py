@@ -17,8 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from modylbench.simulator._batch import Outcome, run_cell_here
 from modylbench.simulator._errors import UserError
-from modylbench.simulator._sweep import MEETING_CPUS, Outcome, RaySettings, run_cell_here
+from modylbench.simulator._sweep import MEETING_CPUS, RaySettings
 
 logger = logging.getLogger(__name__)
 
@@ -48,11 +49,12 @@ def cell_task(spec: Any, panel: list[str], shared: str | None, max_bytes: int) -
             return {"name": name, "user_error": str(exc), "exit_code": exc.exit_code}
         except Exception as exc:  # noqa: BLE001 - reported as the cell's failure; its partial folder still ships
             logger.exception("cell %s failed on this worker", name)
-            outcome = Outcome(name, error=repr(exc)[:500])
+            outcome = Outcome(name, error=repr(exc)[:500], failure_kind="infrastructure_error")
         reply: dict[str, Any] = {"name": name, "outcome": outcome.__dict__, "tar": None}
         if scratch is not None and folder.exists():
             size = _folder_size(folder)
             if size > max_bytes:
+                reply["outcome"]["failure_kind"] = "infrastructure_error"
                 reply["outcome"]["error"] = (
                     f"the session folder is {size / 1e6:.0f} MB, over max_folder_mb "
                     f"{max_bytes / 1e6:.0f}: use [ray] shared_path"
@@ -200,7 +202,8 @@ def run_on_ray(
                 on_done(
                     spec,
                     Outcome(
-                        name, seconds=time.monotonic() - started[name], error=first, attempts=attempts[name]
+                        name, seconds=time.monotonic() - started[name], error=first, attempts=attempts[name],
+                        failure_kind="worker_lost",
                     ),
                 )
                 continue
@@ -215,4 +218,5 @@ def run_on_ray(
                     unpack(reply["tar"], name, out)
                 except (OSError, ValueError, tarfile.TarError) as exc:
                     outcome.error = f"could not unpack the shipped folder: {exc}"
+                    outcome.failure_kind = "infrastructure_error"
             on_done(spec, outcome)

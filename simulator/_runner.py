@@ -1,8 +1,8 @@
 """Building and running sessions: resolve names, wire transport + agent + persona, record, score.
 
 Layers (tau2-style): ``run_meeting`` (in ``_session``) runs one built session and knows nothing of
-names or files; this module builds sessions from names and scores their records; ``sweep`` adds
-concurrency and resume on top.
+names or files; this module builds sessions from names and scores their records; the batch layer
+(``_batch``, under ``run`` and ``sweep``) adds concurrency, resume and the failure policy on top.
 """
 
 from __future__ import annotations
@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from modylbench.agents import BuiltinAgent, MeetingClient, join, join_inprocess, make_agent
-from modylbench.channels import Clock, InProcessMeeting, LinkOptions, SignalingServer, VirtualClock, WallClock
+from modylbench.channels import (
+    Clock,
+    InProcessMeeting,
+    LinkOptions,
+    SignalingServer,
+    TaskOwner,
+    VirtualClock,
+    WallClock,
+)
 from modylbench.personas import SpeechEngine, SpeechError, default_cache_dir, make_engine
 from modylbench.record import (
     AGENT_ERROR_KINDS,
@@ -246,7 +254,7 @@ async def _run_command(spec: RunSpec, agent: AgentSpec, mopts: MeetingOptions, p
         except OSError as exc:
             raise UserError(f"--agent {agent.spec!r}: cannot start the command: {exc}") from None
         watch = CommandWatch(child, meeting, mopts.faults, wall, spec.join_timeout)
-        watcher = asyncio.ensure_future(watch.run())
+        watcher = TaskOwner("command", quiet=True).start(watch.run(), "watch")
         try:
             return await run_meeting(meeting, spec.scenario, agent.name, spec.folder, wall, persona_speech, mopts)
         finally:
@@ -353,7 +361,7 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
     After a meeting that ended, the agent gets ``AGENT_GRACE_S`` to finish; after one that was stopped (Ctrl-C,
     a cancelled run) or raised, none: it is cancelled at once, so that stopping a run is quick.
     """
-    agent_task = asyncio.ensure_future(agent)
+    agent_task = TaskOwner("agent", quiet=True).start(agent, "agent")  # its failure is logged below
     ended = False
     try:
         result = await meeting
@@ -373,9 +381,11 @@ async def _together(meeting: Awaitable[MeetingResult], agent: Awaitable[None]) -
     return result
 
 
-def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Scenario]:
-    """Verify the record and derive its responses, with the scenario as played (a slice if --turns)."""
-    read = read_record(folder)
+def responses_for(folder: Path, scenarios: dict[str, Scenario], read: Any = None) -> tuple[Any, Scenario]:
+    """Verify the record and derive its responses, with the scenario as played (a slice if --turns); ``read``:
+    the record as the caller already read (and verified) it."""
+    if read is None:
+        read = read_record(folder)
     try:
         # Recognition added after the meeting (replay --asr) sits beside the sealed record.
         responses = derive_responses([*read.events, *read_recognition(folder)])
@@ -393,11 +403,12 @@ def responses_for(folder: Path, scenarios: dict[str, Scenario]) -> tuple[Any, Sc
 
 
 def score_session(folder: Path, scenarios: dict[str, Scenario], judges: list[str], *, write: bool = True,
-                  output: Path | None = None) -> Any:
-    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json."""
+                  output: Path | None = None, read: Any = None) -> Any:
+    """Verify the record, derive the responses and score them; writes responses.jsonl and scorecard.json.
+    ``read``: the record as the caller already read it (``responses_for``)."""
     from modylbench.scoring import make_judges, score, write_scorecard
 
-    responses, scenario = responses_for(folder, scenarios)
+    responses, scenario = responses_for(folder, scenarios, read)
     # Scored against the whole scenario: the responses' turns_scheduled slices it, and the scorecard then says
     # the line was a slice (its turns_scheduled), which is what keeps a slice apart from the whole meeting.
     whole = scenarios[scenario.scenario_id]

@@ -42,6 +42,7 @@ from modylbench.channels import (
     MeetingLink,
     ProtocolFault,
     SharedDocument,
+    TaskOwner,
     sync_message,
 )
 from modylbench.personas import (
@@ -562,10 +563,11 @@ async def run_meeting(
         reason, detail = await _charge_agent(faults, "agent_disconnected", str(exc))
         await close_recognition(rec.recognition)
         return _finish(rec, link, manifest, reason, detail, 0, pump, faults)
-    pump_task = asyncio.ensure_future(pump.run())
-    forward_task = asyncio.ensure_future(forward())
+    tasks = TaskOwner("meeting", quiet=True)  # ended in the finally below: cancelled and awaited
+    pump_task = tasks.start(pump.run(), "pump")
+    forward_task = tasks.start(forward(), "forward")
     network = NetworkSampler(link, rec)
-    sampler_task = asyncio.ensure_future(network.run())
+    sampler_task = tasks.start(network.run(), "network")
     try:
         await link.send_doc(doc.step1())
         deadline = clock.now() + scenario.timeout_minutes * 60
@@ -624,8 +626,8 @@ async def run_meeting(
 async def _within(turn: Coroutine[Any, Any, Any], clock: Clock, deadline: float) -> bool:
     """Play ``turn`` unless the meeting's deadline comes first (then it is cut, and False): the meeting
     timeout holds during a turn, not only between turns."""
-    play = asyncio.ensure_future(turn)
-    timer = asyncio.ensure_future(clock.sleep_until(deadline))
+    race = TaskOwner("turn", quiet=True)
+    play, timer = race.start(turn, "play"), race.start(clock.sleep_until(deadline), "deadline")
     try:
         await asyncio.wait({play, timer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -657,7 +659,7 @@ async def _charge_agent(faults: AgentFaults | None, reason: str, detail: str) ->
 
 async def _drain(pump_task: asyncio.Future[None], clock: Clock) -> None:
     """Wait (on the meeting clock, at most 5 s) for the event pump to see the agent's disconnect."""
-    sleeper = asyncio.ensure_future(clock.sleep(5.0))
+    sleeper = TaskOwner("drain", quiet=True).start(clock.sleep(5.0), "sleep")
     try:
         await asyncio.wait({pump_task, sleeper}, return_when=asyncio.FIRST_COMPLETED)
     finally:

@@ -1,31 +1,27 @@
 """``modylbench sweep``: a TOML file names scenarios x agents x transports x networks x turns x seeds x trials; every
-cell is a session folder under OUT, run here (``run_one``/``SessionWorkers``) or on Ray, resumed, and
-combined into OUT's scorecard and leaderboard as cells finish. Layout: docs/scale.md.
+cell is a session folder under OUT. This module reads the file and plans the cells; the batch layer (``_batch``)
+plays them here or on Ray, resumes, and combines OUT's scorecard and leaderboard as cells finish. Layout:
+docs/scale.md.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import socket
-import sys
 import time
 import tomllib
-from collections.abc import Callable
-from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import click
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from modylbench.record import ProgressReporter, SessionFolder
-from modylbench.simulator._cli_common import STOPPED_BY_CTRL_C, check_judges, judge_option, stop_on_ctrl_c
-from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
-from modylbench.simulator._progress import forwarding, progress_options, reporter_for, session_task
-from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey, recorded_key
+from modylbench.simulator._batch import BatchRun, prepare
+from modylbench.simulator._cli_common import check_judges, judge_option, workers_option
+from modylbench.simulator._errors import UserError
+from modylbench.simulator._progress import progress_options, reporter_for
+from modylbench.simulator._sessionkey import CLEAN_NETWORK, MANIFEST_KEY, SessionKey
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +115,11 @@ class SweepConfig(_Strict):
     captions: bool = Field(default=True, description="Send captions (false: the agent must listen).")
     concurrency: int = Field(
         default=1, ge=1, le=256, description="Sessions at once on this machine (not Ray)."
+    )
+    workers: int | None = Field(
+        default=None, ge=1, le=256,
+        description="Worker processes the sessions at once spread over, one event loop each (default: one per "
+        "running webrtc session, else one per core; 1: all in this process).",
     )
     ray: RaySettings | None = None
 
@@ -215,9 +216,6 @@ def load_config(path: Path, overrides: dict[str, Any]) -> SweepConfig:
 
 # ------------------------------------------------------------------ cells
 
-
-REUSED_SHOWN = 20
-"""Reused cells the summary names one by one (a large sweep names the first ones and counts the rest)."""
 
 Cell: TypeAlias = SessionKey
 """One session of the sweep: the key ``run`` names its folders by too (``_sessionkey``)."""
@@ -337,263 +335,7 @@ def plan(config: SweepConfig, out: Path) -> Plan:
     return result
 
 
-# ------------------------------------------------------------------ one cell, wherever it runs
-
-
-def cell_status(folder: Path, panel: list[str], spec: Any = None, refused: dict[Path, str] | None = None, *,
-                scenario: Any = None) -> Literal["todo", "complete", "rescore", "broken"]:
-    """What resume does with a cell's folder: run it, skip it, re-score it (another panel) or move it aside.
-
-    With the cell's ``spec``, a complete folder that recorded another session (``session_difference``) is refused
-    with one line: it is never reused for this cell, nor replaced without being asked. A complete folder that
-    fails verification (``verify_session``) is broken, with the reason in ``refused``.
-    """
-    from modylbench.simulator._runner import session_complete, session_difference, verify_session
-
-    if not folder.exists() and not folder.is_symlink():
-        return "todo"
-    if not session_complete(folder):
-        return "broken"
-    if spec is not None and (diff := session_difference(spec)) is not None:
-        raise UserError(f"{folder} holds a complete session of another configuration ({diff}); move it away or "
-                        "sweep into another out folder")
-    why = verify_session(folder, scenario if scenario is not None else spec.scenario if spec is not None else None)
-    if why is None and not _is_cell(folder):
-        why = "its manifest does not name it as this sweep cell"
-    if why is not None:
-        if refused is not None:
-            refused[folder] = why
-        return "broken"
-    try:
-        judges = json.loads(SessionFolder(folder).scorecard.read_text(encoding="utf-8")).get("judges")
-    except (OSError, ValueError, AttributeError):
-        return "broken"
-    return "complete" if judges == panel else "rescore"
-
-
-def _is_cell(folder: Path) -> bool:
-    """The folder's manifest names it as the session it holds (its key, or an older sweep's cell entry)."""
-    manifest = SessionFolder(folder).read_manifest()
-    return manifest is not None and any(c is not None and c.get("name") == folder.name
-                                        for c in (manifest.session, manifest.sweep_cell))
-
-
-def node_info() -> dict[str, Any]:
-    """Where this process runs, for the manifest: host name, process id and, on Ray, the node id."""
-    info: dict[str, Any] = {"hostname": socket.gethostname(), "pid": __import__("os").getpid()}
-    if "ray" in sys.modules:
-        try:
-            import ray
-
-            if ray.is_initialized():
-                ctx = ray.get_runtime_context()
-                info["ray_node_id"] = ctx.get_node_id()
-                info["ray_node_ip"] = ray.util.get_node_ip_address()
-        except Exception:  # noqa: BLE001 - the node is a label; a failure to read it must not fail the meeting
-            logger.debug("no Ray node id", exc_info=True)
-    return info
-
-
-def with_node(spec: Any) -> Any:
-    """The spec with this process's node recorded in its manifest."""
-    meeting = replace(spec.meeting, extra_manifest={**spec.meeting.extra_manifest, "node": node_info()})
-    return replace(spec, meeting=meeting)
-
-
-def score_cell(spec: Any, panel: list[str]) -> Any:
-    """Score a finished cell in its folder (scorecard.json, responses.jsonl, report.html)."""
-    from modylbench.simulator._cli_common import owning, write_report
-    from modylbench.simulator._runner import score_session
-
-    scenarios = {spec.scenario.scenario_id: spec.scenario}
-    with owning(spec.folder):
-        card = score_session(spec.folder, scenarios, panel)
-        write_report(card, spec.folder)
-    return card
-
-
-@dataclass
-class Outcome:
-    """How one cell ended, as the sweep reports it."""
-
-    name: str
-    termination_reason: str | None = None
-    turns_played: int = 0
-    seconds: float = 0.0
-    node: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None
-    attempts: int = 1
-
-
-def run_cell_here(spec: Any, panel: list[str], on_event: Callable[[Any], None] | None = None) -> Outcome:
-    """Play and score one cell in this process (a Ray task, or a worker process): blocking. ``on_event`` sees
-    the session's recorded events (progress; a QueueHook when the caller is another process)."""
-    from modylbench.simulator._runner import run_one
-
-    spec = with_node(spec)
-    t0 = time.monotonic()
-    result = asyncio.run(run_one(spec, on_event=on_event))
-    score_cell(spec, panel)
-    return Outcome(
-        spec.folder.name,
-        result.termination_reason,
-        result.turns_played,
-        time.monotonic() - t0,
-        spec.meeting.extra_manifest["node"],
-    )
-
-
-# ------------------------------------------------------------------ results
-
-
-class Results:
-    """The sweep's combined scorecard and leaderboard, rebuilt from the cells' own scorecards as they finish."""
-
-    def __init__(self, out: Path, planned: int, verify: Callable[[Path], str | None] | None = None):
-        from modylbench.simulator._results import complete_sessions, load_result
-
-        self.out, self.planned, self.failed = out, planned, 0
-        self._loaded: dict[str, Any] = {}
-        self.refused: dict[Path, str] = {}
-        # Every complete cell in OUT counts, from earlier sweeps with other settings too: results accumulate,
-        # once verified (a planted or edited cell is said so and left out).
-        for folder in complete_sessions(out):
-            why = verify(folder) if verify is not None else None
-            if why is not None:
-                self.refused[folder] = why
-                continue
-            self.add(folder, load=load_result)
-
-    def add(self, folder: Path, load: Callable[[Path], Any] | None = None) -> None:
-        from modylbench.simulator._results import load_result
-
-        result = (load or load_result)(folder)
-        if result is not None and recorded_key(result.manifest) is not None:
-            self._loaded[folder.name] = result
-
-    def _labelled(self) -> list[tuple[str, Any]]:
-        from modylbench.simulator._results import labelled
-
-        return labelled(self._loaded[k] for k in sorted(self._loaded))
-
-    def responses(self) -> list[Any]:
-        """The cells' responses, paired with the combined scorecard's entries (its report shows their latency)."""
-        from modylbench.simulator._results import combined_responses
-
-        return combined_responses(self._labelled())
-
-    def write(self) -> Any:
-        from modylbench.simulator._results import combine, write_results
-
-        labelled = self._labelled()
-        if not labelled:
-            return None
-        results = [r for _, r in labelled]
-        card = combine((label, r.card) for label, r in labelled)
-        write_results(
-            self.out,
-            card,
-            {"cells": {"planned": self.planned, "complete": len(results), "failed": self.failed}},
-        )
-        return card
-
-
-# ------------------------------------------------------------------ running locally
-
-
-async def run_local(
-    todo: list[Any],
-    panel: list[str],
-    concurrency: int,
-    on_done: Callable[[Any, Outcome], None],
-    reporter: ProgressReporter | None = None,
-) -> None:
-    """Run cells on this machine, ``concurrency`` at once. Side by side, each runs in a worker process of its
-    own (SessionWorkers): a real-time meeting keeps its loop to itself, an in-process one gets a core (one loop
-    runs one meeting's CPU at a time) and its virtual clock sees only its own meeting's tasks."""
-    from modylbench.simulator._runner import SessionWorkers, run_one
-
-    sem = asyncio.Semaphore(concurrency)
-    workers = min(concurrency, len(todo))
-    pool = SessionWorkers(workers) if workers > 1 else None
-
-    async def one(spec: Any, remote: Any) -> None:
-        async with sem:
-            t0 = time.monotonic()
-            task, fields = session_task(spec)
-            if reporter is not None:
-                reporter.emit("session_started", task, **fields)
-            try:
-                if pool is not None:
-                    # The worker plays and scores the cell (the report encodes the recording: seconds of CPU).
-                    hook = remote(task, fields["turns"]) if remote is not None else None
-                    outcome = await pool.call(run_cell_here, spec, panel, hook)
-                else:
-                    spec = with_node(spec)
-                    hook = reporter.session_hook(task, fields["turns"]) if reporter is not None else None
-                    result = await run_one(spec, on_event=hook)
-                    score_cell(spec, panel)
-                    outcome = Outcome(
-                        spec.folder.name,
-                        result.termination_reason,
-                        result.turns_played,
-                        time.monotonic() - t0,
-                        spec.meeting.extra_manifest["node"],
-                    )
-            except UserError:
-                raise
-            except asyncio.CancelledError:
-                if reporter is not None:
-                    reporter.emit("session_failed", task, error=STOPPED_BY_CTRL_C)
-                raise
-            except Exception as exc:  # noqa: BLE001 - one failed cell never ends the sweep; resume redoes it
-                logger.exception("cell %s failed", spec.folder.name)
-                outcome = Outcome(spec.folder.name, seconds=time.monotonic() - t0, error=repr(exc)[:500])
-            on_done(spec, outcome)
-
-    def heard() -> None:
-        click.echo("Ctrl-C: stopping the running cells (Ctrl-C again to quit at once)", err=True)
-
-    release = stop_on_ctrl_c(heard)
-    try:
-        with forwarding(reporter) if pool is not None and reporter is not None else nullcontext() as remote:
-            await asyncio.gather(*(one(s, remote) for s in todo))
-    finally:
-        release()
-        if pool is not None:
-            pool.close()
-
-
 # ------------------------------------------------------------------ the command
-
-
-def _verifier(config: SweepConfig, p: Plan, refused: dict[Path, str]) -> Callable[[Path], str | None]:
-    """What the results ask of each complete folder in OUT: the verdict resume gave a planned cell, or
-    ``verify_session`` with the scenario its manifest names (loaded from the sweep's scenario files)."""
-    from modylbench.simulator._cmd_scenarios import load_all
-    from modylbench.simulator._runner import verify_session
-
-    planned = {spec.folder: spec for spec in p.specs.values()}
-    loaded: dict[tuple[str, int], Any] = {(s.scenario.scenario_id, s.meeting.seed): s.scenario for s in planned.values()}
-
-    def verify(folder: Path) -> str | None:
-        if folder in refused:
-            return refused[folder]
-        if folder in planned and not folder.is_symlink():
-            return None  # resume verified it (or it was just run or re-scored)
-        manifest = SessionFolder(folder).read_manifest()
-        sid, seed = (manifest.scenario_id, manifest.seed) if manifest is not None else (None, 0)
-        if sid is None:
-            return "its manifest names no scenario"
-        if (sid, seed) not in loaded:
-            try:
-                loaded[(sid, seed)] = load_all(tuple(Path(f) for f in config.scenario_files), seed, [sid]).get(sid)
-            except UserError:
-                loaded[(sid, seed)] = None
-        why = verify_session(folder, loaded[(sid, seed)])
-        return why if why is not None or _is_cell(folder) else "its manifest does not name it as a sweep cell"
-
-    return verify
 
 
 def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
@@ -611,34 +353,7 @@ def _turns_option(values: tuple[str, ...]) -> list[int | str] | None:
     return out
 
 
-def _prepare(p: Plan, panel: list[str], dry_run: bool,
-             refused: dict[Path, str]) -> tuple[list[Any], list[tuple[Cell, str]]]:
-    """Decide each cell's fate; unless a dry run, move broken folders aside and re-score other panels' cells.
-    Cells that fail verification are said so, and their reasons kept in ``refused``."""
-    from modylbench.simulator._cmd_run import _clear_for_rerun
-
-    todo: list[Any] = []
-    rows: list[tuple[Cell, str]] = []
-    for cell in p.cells:
-        spec = p.specs[cell.name]
-        status = cell_status(spec.folder, panel, spec, refused)
-        rows.append((cell, status))
-        if spec.folder in refused:
-            click.echo(f"refused {spec.folder.name}: {refused[spec.folder]}; "
-                       + ("it would be moved aside and run again" if dry_run else "moved aside, run again"), err=True)
-        if dry_run or status == "complete":
-            continue
-        if status == "rescore":
-            click.echo(f"re-scoring {spec.folder} with the panel {panel}", err=True)
-            score_cell(spec, panel)
-            continue
-        if status == "broken":
-            _clear_for_rerun(spec.folder, keep=spec.folder in refused)  # never deleted: renamed to <cell>.crashed-<time>, and said so
-        todo.append(spec)
-    return todo, rows
-
-
-@click.command("sweep")
+@click.command("sweep", short_help="Run a sweep file's cells (here or on Ray), resumable, with a leaderboard.")
 @click.argument("sweep_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--out",
@@ -667,6 +382,7 @@ def _prepare(p: Plan, panel: list[str], dry_run: bool,
 @click.option(
     "--concurrency", type=click.IntRange(min=1), default=None, help="Sessions at once on this machine."
 )
+@workers_option
 @click.option(
     "--ray",
     "ray_address",
@@ -690,6 +406,7 @@ def sweep(
     turns: tuple[str, ...],
     judges: tuple[str, ...],
     concurrency: int | None,
+    workers: int | None,
     ray_address: str | None,
     dry_run: bool,
     progress: str,
@@ -703,7 +420,10 @@ def sweep(
     sweep into OUT resumes: complete cells are skipped, cells scored by another judge panel are re-scored,
     broken ones (a crash) are moved aside to <cell>.crashed-<time> and run again. OUT/scorecard.json,
     OUT/leaderboard.json and OUT/leaderboard.md cover every complete cell in OUT and are rewritten
-    atomically as each cell finishes. Options replace the file's values. See docs/scale.md.
+    atomically as each cell finishes. Options replace the file's values. Cells at once (concurrency) spread over
+    --workers processes. A cell that cannot be played or scored is printed with its failure kind and the others
+    go on. Exit codes as run's: 0 done; 1 some cell failed; 2 a usage error; 3 judges left items unscored; 4
+    every cell of an agent recorded an agent failure; 130 interrupted. See docs/scale.md.
     """
     overrides = {
         "out": str(out) if out is not None else None,
@@ -716,6 +436,7 @@ def sweep(
         "turns": _turns_option(turns),
         "judges": list(judges) or None,
         "concurrency": concurrency,
+        "workers": workers,
         "ray": ray_address,
     }
     config = load_config(sweep_file, overrides)
@@ -725,23 +446,23 @@ def sweep(
     panel = list(config.judges)
     check_judges(panel)
     p = plan(config, target)
-    refused: dict[Path, str] = {}
-    todo, rows = _prepare(p, panel, dry_run, refused)
+    specs = [p.specs[cell.name] for cell in p.cells]
+    prepared = prepare(specs, panel, dry_run=dry_run)
     if dry_run:
-        for cell, status in rows:
-            click.echo(f"{status:<8} {cell.name}")
-        counts = {s: sum(1 for _, st in rows if st == s) for s in ("todo", "complete", "rescore", "broken")}
+        for spec, status in prepared.rows:
+            click.echo(f"{status:<8} {spec.folder.name}")
+        counts = {s: sum(1 for _, st in prepared.rows if st == s) for s in ("todo", "complete", "rescore", "broken")}
         click.echo(
-            f"{len(rows)} cells: "
+            f"{len(prepared.rows)} cells: "
             + ", ".join(f"{n} {s}" for s, n in counts.items() if n)
             + (f"; on Ray at {config.ray.address}" if config.ray and config.ray.address else "")
         )
         return
-    if config.ray is not None and config.ray.address:
+    ray = config.ray if config.ray is not None and config.ray.address else None
+    if ray is not None:
         from modylbench.simulator._ray import check_address
 
-        check_address(config.ray.address)  # before OUT is touched
-    target.mkdir(parents=True, exist_ok=True)
+        check_address(ray.address)  # before OUT is touched
     from modylbench.simulator._results import write_atomic
 
     write_atomic(
@@ -756,83 +477,6 @@ def sweep(
         )
         + "\n",
     )
-    results = Results(target, len(p.cells), verify=_verifier(config, p, refused))
-    for folder, why in results.refused.items():
-        if folder not in refused:
-            click.echo(f"refused {folder.name}: {why}; left out of the results", err=True)
-    results.write()
-    done = [len(p.cells) - len(todo)]
-    click.echo(
-        f"{len(p.cells)} cells: {done[0]} already complete, {len(todo)} to run"
-        + (f" on Ray ({config.ray.address})" if config.ray and config.ray.address else ""),
-        err=True,
-    )
-    reporter = reporter_for(progress, progress_json, "sweep")
-    reporter.emit("run_started", command="sweep", total=len(p.cells))
-    for cell, status in rows:
-        if status in ("complete", "rescore"):
-            reporter.emit("session_skipped", cell.name, reason="already complete")
-
-    def on_done(spec: Any, outcome: Outcome) -> None:
-        done[0] += 1
-        where = outcome.node.get("hostname", "?") + (
-            f"/{outcome.node['ray_node_id'][:8]}" if "ray_node_id" in outcome.node else ""
-        )
-        task = spec.folder.name
-        if outcome.error is None and SessionFolder(spec.folder).scorecard.exists():
-            results.add(spec.folder)
-            how = f"{outcome.termination_reason}, {outcome.turns_played} turns"
-            reporter.emit("session_finished", task, termination_reason=outcome.termination_reason,
-                          turns_played=outcome.turns_played, wall_s=round(outcome.seconds, 3),
-                          folder=str(spec.folder), agent_errors=[])  # fmt: skip
-        else:
-            results.failed += 1
-            how = f"FAILED ({outcome.error}); the next sweep into {target} redoes it"
-            reporter.emit("session_failed", task, error=str(outcome.error or "no scorecard"))
-        results.write()
-        if reporter.mode == "live":
-            return  # the live view shows it
-        click.echo(
-            f"[{done[0]}/{len(p.cells)}] {spec.folder.name}: {how}, {outcome.seconds:.1f}s on {where}"
-            + (f", attempt {outcome.attempts}" if outcome.attempts > 1 else ""),
-            err=True,
-        )
-
-    interrupted = False
-    with reporter:
-        if todo and config.ray is not None and config.ray.address:
-            from modylbench.simulator._ray import run_on_ray
-
-            for spec in todo:  # Ray schedules them; each is "started" from here on
-                task, fields = session_task(spec)
-                reporter.emit("session_started", task, **fields)
-            run_on_ray(todo, panel, config.ray, target, on_done)
-        elif todo:
-            try:
-                asyncio.run(run_local(todo, panel, config.concurrency, on_done, reporter))
-            except asyncio.CancelledError:  # Ctrl-C: the running cells were stopped and are kept incomplete
-                interrupted = True
-        reporter.emit("run_finished", done=reporter.done, failed=reporter.failed, skipped=reporter.skipped,
-                      total=reporter.total, interrupted=interrupted)  # fmt: skip
-    card = results.write()
-    if card is not None:
-        from modylbench.simulator._cli_common import write_report
-
-        write_report(card, target, responses=results.responses())
-    reused = [cell.name for cell, status in rows if status in ("complete", "rescore")]
-    if reused:
-        shown = ", ".join(reused[:REUSED_SHOWN]) + (f" and {len(reused) - REUSED_SHOWN} more (--dry-run lists them)"
-                                                     if len(reused) > REUSED_SHOWN else "")
-        click.echo(f"reused {len(reused)} complete cell{'s' if len(reused) != 1 else ''} of the same configuration "
-                   f"(not run again): {shown}", err=reporter.mode == "json")
-    click.echo(f"scorecard:   {SessionFolder(target).scorecard}\nleaderboard: {target / 'leaderboard.md'}",
-               err=reporter.mode == "json")  # fmt: skip
-    if interrupted:
-        click.echo(f"interrupted: the stopped cells are kept incomplete; sweep into {target} again to redo them",
-                   err=True)
-        sys.exit(INTERRUPTED_EXIT)
-    if results.failed:
-        raise UserError(
-            f"{results.failed} of {len(p.cells)} cells failed; sweep into {target} again to redo them",
-            exit_code=1,
-        )
+    BatchRun(specs, panel, target, "sweep", reporter_for(progress, progress_json, "sweep"),
+             concurrency=config.concurrency, workers=config.workers, scenario_files=tuple(map(Path, config.scenario_files)),
+             ray=ray, prepared=prepared)()

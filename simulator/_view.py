@@ -516,7 +516,7 @@ def serve(root: Path, port: int) -> None:
         server.server_close()
 
 
-@click.command("view")
+@click.command("view", short_help="Write (and --serve) an index with leaderboards over every session in a folder.")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
 @click.option(
     "--serve", "serve_it", is_flag=True, help="Also serve FOLDER read-only on 127.0.0.1 (Ctrl-C to stop)."

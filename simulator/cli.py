@@ -11,7 +11,8 @@ import click
 
 from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 
-# name -> ("module:attribute", one-line help). Modules load lazily so --help stays fast.
+# name -> ("module:attribute", one-line help). Modules load lazily so --help stays fast; each help line is a copy
+# of the command's own ``short_help`` (tests/test_cli_basics.py checks that they agree).
 COMMANDS: dict[str, tuple[str, str]] = {
     "list-scenarios": ("modylbench.simulator._cmd_scenarios:list_scenarios", "List the available scenarios."),
     "export-dataset": ("modylbench.simulator._cmd_scenarios:export_dataset", "Write the scenarios in the public dataset format."),

@@ -108,3 +108,36 @@ def test_run_help_names_every_exit_code_run_can_end_with() -> None:
     for code in ("0 done", "1 a session could not be run", "2 a usage error", "3 judges left items unscored",
                  "4 every session of an agent failed", "130 interrupted"):
         assert code in codes, codes
+
+
+def test_the_command_table_says_what_each_command_says_of_itself() -> None:
+    # `modylbench --help` lists the commands without importing them, from the table; the line is the command's.
+    import importlib
+
+    from modylbench.simulator.cli import _OPTIONAL, COMMANDS
+
+    for name, (target, line) in {**COMMANDS, **_OPTIONAL}.items():
+        module, attr = target.split(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert command.name == name and command.short_help == line, (name, line, command.short_help)
+
+
+def test_old_spellings_work_with_a_one_line_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    responses = ROOT / "fixtures" / "responses" / "correct.jsonl"
+    code, _, err = _run(["evaluate", "--responses", str(responses), "--output", str(tmp_path / "a.json"),
+                         "--concurrency", "2", "--quiet", "--progress", "off"], capsys)
+    assert code in (0, 1) and "note: evaluate --concurrency is deprecated" in err and "--judge-concurrency" in err
+    code, _, err = _run(["evaluate", "--responses", str(responses), "--output", str(tmp_path / "b.json"),
+                         "--judge-concurrency", "2", "--quiet", "--progress", "off"], capsys)
+    assert code in (0, 1) and "deprecated" not in err
+    assert json.loads((tmp_path / "a.json").read_text())["scenarios"] == json.loads(
+        (tmp_path / "b.json").read_text())["scenarios"]
+    code, _, err = _run(["report", str(tmp_path / "a.json"), "-o", str(tmp_path / "r.html"), "--progress", "off"],
+                        capsys)
+    assert code == 0 and (tmp_path / "r.html").exists() and "note: report -o FILE is deprecated" in err
+    code, _, err = _run(["export-dataset", str(tmp_path / "ds"), "--scenarios", str(MINI)], capsys)
+    assert code == 0 and (tmp_path / "ds" / "README.md").exists() and "use --out OUT_DIR" in err
+    code, _, err = _run(["export-dataset", "--out", str(tmp_path / "ds2"), "--scenarios", str(MINI)], capsys)
+    assert code == 0 and (tmp_path / "ds2" / "README.md").exists() and "deprecated" not in err
+    code, _, err = _run(["export-dataset"], capsys)
+    assert code == 2 and "--out OUT_DIR" in err

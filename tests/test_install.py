@@ -117,7 +117,7 @@ def test_the_readme_install_holds_the_whole_product(tmp_path: Path) -> None:
     assert usage.returncode == 1 and "usage: echo_agent.py URL TOKEN" in usage.stderr, usage.stderr[-2000:]
 
     out = away / "dataset"
-    _sh([str(bin_ / "modylbench"), "export-dataset", str(out), "--seed", str(SEED)], away, env)
+    _sh([str(bin_ / "modylbench"), "export-dataset", "--out", str(out), "--seed", str(SEED)], away, env)
     rows = [json.loads(line) for line in (out / "data" / "test.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sorted(r["scenario_id"] for r in rows) == sorted(builtin_ids())
     assert (out / "data" / "test_hard.jsonl").stat().st_size > 0 and (out / "README.md").is_file()

@@ -3,6 +3,7 @@ defined once and used everywhere else (a second copy is a bug waiting to drift).
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 from pathlib import Path
@@ -85,3 +86,59 @@ def test_one_call_and_retry_loop_classifies_and_waits() -> None:
 def test_the_judge_and_recognition_share_the_loop() -> None:
     # Catching the client's status errors is classifying a call's failure: only the shared loop does it.
     assert _hits(r"except openai\.", {"scoring/_openai_call.py"}) == []
+
+
+TASK_HOME = "channels/_tasks.py"
+"""The one module that starts asyncio tasks itself (``TaskOwner``)."""
+
+
+def _bare_task_calls(tree: ast.AST) -> list[int]:
+    """Lines that start a task no owner holds: ``asyncio.create_task``/``ensure_future``, or ``create_task`` on an
+    event loop (``loop.create_task``, ``asyncio.get_running_loop().create_task``). A TaskGroup's ``tg.create_task``
+    and a framework's own task manager (pipecat's ``self.create_task``) are owned."""
+    lines = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        attr, recv = node.func.attr, node.func.value
+        if attr == "ensure_future" or (attr == "create_task" and (
+                (isinstance(recv, ast.Name) and recv.id in ("asyncio", "loop"))
+                or (isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute)
+                    and recv.func.attr in ("get_running_loop", "get_event_loop")))):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_every_background_task_is_owned() -> None:
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in _sources() if str(p.relative_to(ROOT)) != TASK_HOME
+             for n in _bare_task_calls(ast.parse(p.read_text(encoding="utf-8")))]
+    assert found == [], f"start tasks through channels.TaskOwner or a TaskGroup: {found}"
+
+
+def test_the_task_check_sees_a_bare_call() -> None:
+    bare = ast.parse("import asyncio\nasync def f(loop):\n    asyncio.ensure_future(g())\n"
+                     "    loop.create_task(g())\n    asyncio.get_running_loop().create_task(g())\n"
+                     "    async with asyncio.TaskGroup() as tg:\n        tg.create_task(g())\n")
+    assert _bare_task_calls(bare) == [3, 4, 5]
+
+
+async def test_a_task_owner_awaits_what_it_cancels_and_reports_a_failure() -> None:
+    import asyncio
+
+    from modylbench.channels import TaskOwner
+
+    failures: list[str] = []
+    owner = TaskOwner("t", on_error=lambda name, exc: failures.append(f"{name}: {exc}"))
+
+    async def boom() -> None:
+        raise ValueError("no")
+
+    sleeper = owner.start(asyncio.sleep(3600), "sleeper")
+    owner.start(boom(), "boom")
+    shielded = owner.start(asyncio.shield(asyncio.sleep(0)), "shield")  # a future, not a coroutine
+    await shielded
+    await asyncio.sleep(0)
+    assert failures == ["t:boom: no"]
+    assert len(owner) == 1  # the sleeper: finished tasks leave their owner
+    await owner.aclose()
+    assert sleeper.cancelled() and len(owner) == 0

@@ -64,7 +64,7 @@ from modylbench.agents import (
     TurnStarted,
     join,
 )
-from modylbench.channels import SAMPLE_RATE, ClockTimeout, Playback, wait_for
+from modylbench.channels import SAMPLE_RATE, ClockTimeout, Playback, TaskOwner, wait_for
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +203,8 @@ class MeetingTransport(BaseTransport):
         self.bot_turn = _BotTurn()
         self._hello_seen = asyncio.Event()
         self._events: asyncio.Queue[MeetingEvent] = asyncio.Queue()
-        self._reader: asyncio.Task[None] | None = None
+        self._owner = TaskOwner("pipecat-transport", quiet=True)
+        self._reader: asyncio.Future[None] | None = None
         self._left = False
         self._input: MeetingInputTransport | None = None
         self._output: MeetingOutputTransport | None = None
@@ -256,7 +257,7 @@ class MeetingTransport(BaseTransport):
         """Start reading the meeting (``connect`` does): the document syncs from now on, whatever the pipeline does."""
         if self._reader is None:
             await self.client.send_doc(self.doc.hello())
-            self._reader = asyncio.create_task(self._read(), name="meeting-reader")
+            self._reader = self._owner.start(self._read(), "meeting-reader")
 
     async def _read(self) -> None:
         async for ev in self.client.events():

@@ -54,6 +54,7 @@ from modylbench.scoring.report._network import network_line, network_table
 from modylbench.scoring.report._turntaking import turn_taking_line, turn_taking_table
 from modylbench.scoring.report._view import (
     RunView,
+    SessionView,
     build_runs,
     dimension_means,
     link_session_reports,
@@ -872,7 +873,7 @@ def _comparison(runs: Sequence[RunView], cards: Sequence[Scorecard]) -> str:
 
 def build_report(
     cards: Sequence[Scorecard],
-    sessions: Sequence[Path] = (),
+    sessions: Sequence[Path | SessionView] = (),
     *,
     responses: Sequence[ScenarioResponses] = (),
     scenarios: dict[str, Scenario] | None = None,
@@ -893,7 +894,7 @@ def build_report(
     tell = on_progress or (lambda done, total, what: None)
     views = []
     for i, s in enumerate(sessions):
-        views.append(load_session(Path(s)))
+        views.append(s if isinstance(s, SessionView) else load_session(Path(s)))
         tell(i + 1, len(sessions), "sessions read")
     runs = build_runs(cards, views, responses, scenarios, names)
     if base is not None:
@@ -944,7 +945,7 @@ def build_report(
 def write_report(
     cards: list[Scorecard],
     path: Path,
-    sessions: Sequence[Path] = (),
+    sessions: Sequence[Path | SessionView] = (),
     *,
     responses: Sequence[ScenarioResponses] = (),
     scenarios: dict[str, Scenario] | None = None,

@@ -20,6 +20,7 @@ from modylbench.record import (
     Interruption,
     Manifest,
     PersonaUtterance,
+    RecordRead,
     ScenarioResponses,
     ScreenFrame,
     SessionFolder,
@@ -97,10 +98,12 @@ class SessionView:
         return p if p.is_file() else None
 
 
-def load_session(folder: Path) -> SessionView:
-    """Read a session folder through the record (verified) and collect what the report shows."""
+def load_session(folder: Path, read: RecordRead | None = None) -> SessionView:
+    """Read a session folder through the record (verified) and collect what the report shows; ``read``: the
+    record as the caller already read it (a batch reads each session's record once)."""
     files = SessionFolder(folder)
-    read = read_record(folder)
+    if read is None:
+        read = read_record(folder)
     start = next((e for e in read.events if isinstance(e, SessionStart)), None)
     if start is None:
         raise ValueError(f"{folder}: the record has no session_start")

@@ -15,7 +15,7 @@ datasets = pytest.importorskip("datasets")  # in the test extra; absent only in 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dataset")
-    assert exit_code(["export-dataset", str(out)]) == 0
+    assert exit_code(["export-dataset", "--out", str(out)]) == 0
     return out
 
 

@@ -136,7 +136,7 @@ def test_seed_flags_reach_the_builder_and_the_manifest(tmp_path: Path, capsys: p
     assert exit_code(["replay", str(folder)]) == 0
     assert "matches the scorecard the run wrote" in capsys.readouterr().err
     export = tmp_path / "export"
-    assert exit_code(["export-dataset", str(export), "--seed", "5"]) == 0
+    assert exit_code(["export-dataset", "--out", str(export), "--seed", "5"]) == 0
     rows = {json.loads(line)["scenario_id"]: json.loads(line)
             for line in (export / "data" / "test.jsonl").read_text().splitlines()}
     assert rows[sid] == json.loads(json.dumps(to_public(builtins.build(sid, 5))))
