@@ -31,6 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from modylbench.channels import SAMPLE_RATE as MEETING_RATE
+from modylbench.channels import TaskOwner
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +158,7 @@ class Bot:
         self.client: Any = None
         self.doc: Any = None
         self.briefing: Any = None
-        self.tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = TaskOwner("bot")
         self.joined = asyncio.Event()
 
     # ---------------------------------------------------------------- the public shape
@@ -171,9 +172,7 @@ class Bot:
                                "refused_audio_messages": self.refused_audio}}  # fmt: skip
 
     def _start(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.tasks.start(coro, getattr(coro, "__name__", "task"))
 
     def change_state(self, new: str, event_type: str, sub_type: str | None = None) -> None:
         old, self.state = self.state, new
@@ -367,9 +366,7 @@ class Bot:
         # The last webhooks (the end) are delivered before the bot's tasks stop.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*(h.queue.join() for h in self.webhooks)), WEBHOOK_TIMEOUT * 2)
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.tasks.aclose()
 
     # ---------------------------------------------------------------- actions the bot asks for
 
@@ -472,7 +469,8 @@ class BotApi:
         self.bot: Bot | None = None
         self._server: asyncio.Server | None = None
         self._slots = asyncio.Semaphore(MAX_CONNECTIONS)
-        self._run: asyncio.Task[None] | None = None
+        self._run: asyncio.Future[None] | None = None
+        self._owner = TaskOwner("bot-api", quiet=True)  # the bot's run: bot_done reads its result
         self._created = asyncio.Event()
 
     @property
@@ -633,7 +631,7 @@ class BotApi:
         if not isinstance(ws, dict) or not all(isinstance(v, dict) for v in ws.values()):
             raise ApiError(400, "websocket_settings: an object of objects")
         self.bot = Bot(self, body)
-        self._run = asyncio.ensure_future(self.bot.run())
+        self._run = self._owner.start(self.bot.run(), "bot")
         self._created.set()
         return self.bot.as_json()
 
