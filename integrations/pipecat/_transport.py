@@ -65,6 +65,7 @@ from modylbench.agents import (
     join,
 )
 from modylbench.channels import SAMPLE_RATE, ClockTimeout, Playback, wait_for
+from modylbench.integrations._toolbox import chat_note, file_note
 
 logger = logging.getLogger(__name__)
 
@@ -393,9 +394,9 @@ class MeetingInputTransport(BaseInputTransport):
                 await self._transcribe(ev.text)
         elif isinstance(ev, ChatReceived):
             await self.push_frame(MeetingChatFrame(ev.text, sender=PERSONA))
-            await self._transcribe(f"[chat] {ev.text}")
+            await self._transcribe(chat_note(ev.text))
         elif isinstance(ev, FileReceived):
-            await self._transcribe(f"[file {ev.name} shared: {len(ev.data)} bytes, {ev.media_type}]")
+            await self._transcribe(file_note(ev))
         elif isinstance(ev, ScreenFrameReceived):
             if self._params.video_in_enabled:
                 image = ev.image.convert("RGB")
