@@ -58,8 +58,9 @@ def voice_session(model: str | None = None, base_url: str | None = None) -> Agen
         ),
         # Silero, shipped inside livekit-local-inference; a pause of 0.6 s ends a stretch of speech for the STT.
         vad=inference.VAD(min_silence_duration=0.6),
-        # The meeting says when the persona has the floor: its turn_end commits the user's turn.
-        turn_handling={"turn_detection": "manual"},
+        # The meeting says when the persona has the floor: its turn_end commits the user's turn. The track cannot
+        # pause, so a false interruption is not resumed.
+        turn_handling={"turn_detection": "manual", "interruption": {"resume_false_interruption": False}},
         max_tool_steps=5,
     )
 

@@ -129,6 +129,7 @@ class MeetingAudioOutput(io.AudioOutput):
                     playback = self._client.session.audio.play(bytes(f.data))
                     self._segment.append(playback)
                     self._ahead.append(playback)
+                    self.seconds_out += playback.duration
         self._resampler = None
         segment, self._segment = self._segment, []
         if not segment and not self._interrupted:

@@ -151,8 +151,7 @@ class Meeting:
         """The meeting of a client already joined; waits for the ``hello``. Raises ConnectionError (after
         leaving) if none comes within ``options.join_timeout``."""
         meeting = cls(client, options)
-        await client.send_doc(meeting.doc.hello())
-        meeting._reader = asyncio.create_task(meeting._read(), name="livekit-meeting-reader")
+        await meeting.start_reading()
         timeout = meeting.options.join_timeout
         try:
             await wait_for(client.session.clock, meeting._hello_seen.wait(), timeout)
@@ -160,6 +159,16 @@ class Meeting:
             await meeting.leave()
             raise ConnectionError(f"the meeting sent no hello within {timeout:g} s") from None
         return meeting
+
+    async def start_reading(self) -> None:
+        """Start reading the meeting (``attach`` does): the document syncs from now on, whatever the session does."""
+        if self._reader is None:
+            await self.client.send_doc(self.doc.hello())
+            self._reader = asyncio.create_task(self._read(), name="livekit-meeting-reader")
+
+    async def next_event(self) -> MeetingEvent:
+        """The next meeting event for the session's driver (``run``): turns, captions, chat, files, the end."""
+        return await self._events.get()
 
     @property
     def briefing(self) -> Briefing | None:
@@ -222,7 +231,7 @@ class Meeting:
         await session.start(agent, record=False)
         try:
             while True:
-                ev = await self._events.get()
+                ev = await self.next_event()
                 if isinstance(ev, MeetingEnded | Disconnected):
                     logger.info("meeting over (%s): closing the session", ev.reason)
                     break

@@ -170,6 +170,7 @@ def openai_server(script: Script) -> Iterator[str]:
             try:
                 self.send_response(status)
                 self.send_header("content-type", content_type)
+                self.send_header("x-request-id", f"req-{threading.get_ident()}-{time.monotonic_ns()}")
                 self.send_header("content-length", str(len(payload)))
                 self.end_headers()
                 self.wfile.write(payload)
