@@ -23,6 +23,9 @@ LABEL = "ModylBench"
 """The label of the meeting's interfaces in LiveKit's chains (``session.output.audio.label``)."""
 MAX_PENDING_FRAMES = 500
 """Persona audio frames (20 ms each: 10 s) waiting for the session to read them; the oldest go beyond that."""
+AUDIO_TAIL_FRAMES = 5
+"""Persona frames (100 ms) the input waits for after the turn's end before it is detached: the end of the persona's
+speech is still in the receiver's jitter buffer (~80 ms) when the control message saying so arrives."""
 AUDIO_AHEAD_SECONDS = 0.12
 """Audio queued on the meeting's track ahead of what is playing: ``capture_frame`` waits beyond that, so the
 agent's speech is paced by the track itself (real time) and an interruption cuts it at most ~120 ms late."""
@@ -42,6 +45,7 @@ class MeetingAudioInput(io.AudioInput):
         super().__init__(label=label)
         self._frames: deque[rtc.AudioFrame] = deque(maxlen=MAX_PENDING_FRAMES)
         self._ready = asyncio.Event()
+        self._drained = asyncio.Event()
         self._ended = False
         self.frames_in = 0
         """Frames pushed so far (persona audio heard by the meeting)."""
@@ -54,10 +58,19 @@ class MeetingAudioInput(io.AudioInput):
         self.frames_in += 1
         self._ready.set()
 
+    async def tail(self, frames: int = AUDIO_TAIL_FRAMES) -> None:
+        """Return once ``frames`` more frames have arrived and the session has read every frame pushed."""
+        target = self.frames_in + frames
+        self._drained.clear()
+        while not self._ended and (self.frames_in < target or self._frames):
+            await self._drained.wait()
+            self._drained.clear()
+
     def end(self) -> None:
         """The meeting is over: iteration stops once the frames already pushed are read."""
         self._ended = True
         self._ready.set()
+        self._drained.set()
 
     async def __anext__(self) -> rtc.AudioFrame:
         while not self._frames:
@@ -65,7 +78,9 @@ class MeetingAudioInput(io.AudioInput):
                 raise StopAsyncIteration
             self._ready.clear()
             await self._ready.wait()
-        return self._frames.popleft()
+        frame = self._frames.popleft()
+        self._drained.set()
+        return frame
 
 
 class MeetingAudioOutput(io.AudioOutput):

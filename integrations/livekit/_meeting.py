@@ -42,6 +42,8 @@ logger = logging.getLogger(__name__)
 SETTLE_SECONDS = 0.3
 """How long the agent must stay idle (its last audio played, no speech scheduled) before ``done`` is sent: a tool
 call's reply is scheduled a few milliseconds after the speech that called it ends."""
+TAIL_TIMEOUT = 0.5
+"""At most this long (seconds) is spent at a turn's end waiting for the persona audio still in flight."""
 
 
 @dataclass
@@ -245,9 +247,11 @@ class Meeting:
         if isinstance(ev, TurnStarted):
             self._turn.close_floor()
             self._notes, self._heard = [], False
-            # The persona takes the floor: the agent stops, and what it heard before is not this turn's.
+            # The persona takes the floor (LiveKit's push-to-talk pattern): the agent stops, what it heard before
+            # is not this turn's, and the session listens.
             session.interrupt(force=True)
             session.clear_user_turn()
+            session.input.set_audio_enabled(True)
         elif isinstance(ev, CaptionReceived):
             if ev.final and ev.text.strip():
                 self._heard = True
@@ -279,8 +283,14 @@ class Meeting:
         if self.options.captions:
             session.generate_reply()
         else:
-            # LiveKit's own path: the STT's final transcript of the turn becomes the user's message, and the
-            # session replies to it (with the notes above before it).
+            # LiveKit's own path: with the audio input detached, commit_user_turn flushes the STT at once (it pushes
+            # silence, so the VAD ends the speech without waiting for real silence), the final transcript of the
+            # turn becomes the user's message, and the session replies to it (after the notes above).
+            try:
+                await wait_for(self.client.session.clock, self.audio_input.tail(), TAIL_TIMEOUT)
+            except ClockTimeout:
+                pass  # no audio is coming (the persona's track is quiet or gone): nothing more to hear
+            session.input.set_audio_enabled(False)
             transcript = await session.commit_user_turn(transcript_timeout=self.options.transcript_timeout)
             logger.info("turn %d heard: %r", turn_index, transcript)
         self._check()

@@ -48,6 +48,7 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
             agent = asyncio.create_task(example.run(meeting.url, meeting.token, model="brain", base_url=base_url))
             result = await run_meeting(meeting, MINI, "livekit", folder, wall, persona_speech)
             tools = await asyncio.wait_for(agent, 30)
+    asked = [[str(m["content"])[:60] for m in r["messages"] if m["role"] == "user"] for r in script.requests]
     assert result.termination_reason == "completed", result.detail
 
     # The persona was heard through LiveKit's STT plugin (audio/transcriptions), every utterance recognised.
@@ -65,7 +66,7 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
     assert str(system["content"]).startswith(meeting_instructions(None)[:10])
     last_users = " ".join(str(m["content"]) for m in script.requests[-1]["messages"] if m["role"] == "user")
     assert "[chat] Inputs: revenue 10, margin 20%" in last_users and "[file inputs.csv shared:" in last_users
-    assert [name for name, _ in tools.calls] == ["set_value", "chat", "read_file"]
+    assert [name for name, _ in tools.calls] == ["set_value", "chat", "read_file"], (recogniser.heard, asked)
     # The voice is LiveKit's OpenAI TTS plugin (audio/speech, pcm), every reply spoken.
     spoken = [r["input"] for r in script.speech_requests]
     assert {r["response_format"] for r in script.speech_requests} == {"pcm"}
