@@ -49,6 +49,9 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
             result = await run_meeting(meeting, MINI, "livekit", folder, wall, persona_speech)
             tools = await asyncio.wait_for(agent, 30)
     asked = [[str(m["content"])[:60] for m in r["messages"] if m["role"] == "user"] for r in script.requests]
+    events = read_record(folder).events
+    ends = [e for e in events if e.event == "turn_end"]
+    story = ([(e.turn_index, e.reason, round(e.meeting_time, 2)) for e in ends], recogniser.heard, asked)
     assert result.termination_reason == "completed", result.detail
 
     # The persona was heard through LiveKit's STT plugin (audio/transcriptions), every utterance recognised.
@@ -66,17 +69,15 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
     assert str(system["content"]).startswith(meeting_instructions(None)[:10])
     last_users = " ".join(str(m["content"]) for m in script.requests[-1]["messages"] if m["role"] == "user")
     assert "[chat] Inputs: revenue 10, margin 20%" in last_users and "[file inputs.csv shared:" in last_users
-    assert [name for name, _ in tools.calls] == ["set_value", "chat", "read_file"], (recogniser.heard, asked)
+    assert [name for name, _ in tools.calls] == ["set_value", "chat", "read_file"], story
     # The voice is LiveKit's OpenAI TTS plugin (audio/speech, pcm), every reply spoken.
     spoken = [r["input"] for r in script.speech_requests]
     assert {r["response_format"] for r in script.speech_requests} == {"pcm"}
     for words in [*SPOKEN.values(), *AFTER_TOOLS.values()]:
-        assert any(words in s for s in spoken), (words, spoken)
+        assert any(words in s for s in spoken), (words, spoken, story)
 
-    events = read_record(folder).events
-    ends = [e for e in events if e.event == "turn_end"]
     assert [e.turn_index for e in ends] == [0, 1, 2, 3]
-    assert [e.reason for e in ends] == ["agent_done"] * 4  # every turn answered and closed by the agent's done
+    assert [e.reason for e in ends] == ["agent_done"] * 4, story  # every turn answered and closed by its done
     speech = [e for e in events if e.event == "agent_speech"]
     for turn_index, words in SPOKEN.items():
         said = " ".join(e.transcript or "" for e in speech if e.turn_index == turn_index)
