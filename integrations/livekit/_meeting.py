@@ -64,19 +64,20 @@ class MeetingOptions:
 
 class _AgentTurn:
     """When the agent's answer to a meeting turn is complete: the floor is the agent's (``turn_end`` came, no
-    ``turn_closed`` or new ``turn_start``), a reply was asked for since, every speech the session created since is
-    done, the session is not thinking or speaking, and the meeting's track has played the last audio."""
+    ``turn_closed`` or new ``turn_start``), the reply was asked for (the turn committed), the session created a
+    speech since the floor opened, every speech it created is done (a tool call's reply is a speech of its own),
+    the session is not thinking or speaking, and the meeting's track has played the last audio."""
 
     def __init__(self) -> None:
         self.turn: int | None = None
-        self.replying = False
+        self.asked = False
+        self.spoke = False
         self.speeches: set[SpeechHandle] = set()
         self.state = "initializing"
         self.version = 0
 
     def open_floor(self, turn_index: int) -> None:
-        self.turn, self.replying = turn_index, False
-        self.speeches.clear()
+        self.turn, self.asked, self.spoke = turn_index, False, False
         self.version += 1
 
     def close_floor(self) -> None:
@@ -84,12 +85,12 @@ class _AgentTurn:
         self.version += 1
 
     def reply_asked(self) -> None:
-        self.replying = True
+        self.asked = True
         self.version += 1
 
     def speech_created(self, handle: SpeechHandle) -> None:
         if self.turn is not None:
-            self.replying = True
+            self.spoke = True
         self.speeches.add(handle)
         self.version += 1
 
@@ -104,7 +105,8 @@ class _AgentTurn:
     def complete(self, playing: bool) -> bool:
         return (
             self.turn is not None
-            and self.replying
+            and self.asked
+            and self.spoke
             and not self.speeches
             and self.state not in ("thinking", "speaking")
             and not playing
@@ -279,8 +281,8 @@ class Meeting:
             ctx.add_message(role="user", content="\n".join(notes))
             await agent.update_chat_ctx(ctx)
         self._turn.open_floor(turn_index)
-        self._turn.reply_asked()
         if self.options.captions:
+            self._turn.reply_asked()
             session.generate_reply()
         else:
             # LiveKit's own path: with the audio input detached, commit_user_turn flushes the STT at once (it pushes
@@ -293,6 +295,7 @@ class Meeting:
             session.input.set_audio_enabled(False)
             transcript = await session.commit_user_turn(transcript_timeout=self.options.transcript_timeout)
             logger.info("turn %d heard: %r", turn_index, transcript)
+            self._turn.reply_asked()  # the session replies once its end-of-turn task has run
         self._check()
 
     def _on_state(self, ev: AgentStateChangedEvent) -> None:

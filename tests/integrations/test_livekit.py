@@ -52,6 +52,7 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
     events = read_record(folder).events
     ends = [e for e in events if e.event == "turn_end"]
     story = ([(e.turn_index, e.reason, round(e.meeting_time, 2)) for e in ends], recogniser.heard, asked)
+    print("turn ends, heard, asked:", story)
     assert result.termination_reason == "completed", result.detail
 
     # The persona was heard through LiveKit's STT plugin (audio/transcriptions), every utterance recognised.
@@ -68,7 +69,7 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
     assert system["role"] in ("system", "developer") and "Compute EBITDA." in str(system["content"])
     assert str(system["content"]).startswith(meeting_instructions(None)[:10])
     last_users = " ".join(str(m["content"]) for m in script.requests[-1]["messages"] if m["role"] == "user")
-    assert "[chat] Inputs: revenue 10, margin 20%" in last_users and "[file inputs.csv shared:" in last_users
+    assert "[chat] Inputs: revenue 10, margin 20%" in last_users and "[file inputs.csv shared:" in last_users, story
     assert [name for name, _ in tools.calls] == ["set_value", "chat", "read_file"], story
     # The voice is LiveKit's OpenAI TTS plugin (audio/speech, pcm), every reply spoken.
     spoken = [r["input"] for r in script.speech_requests]
