@@ -1,7 +1,7 @@
 """A real LiveKit ``AgentSession`` (livekit-agents' own OpenAI LLM, STT and TTS plugins, its bundled Silero VAD,
 the meeting as its audio input, audio output and transcription output, the meeting's tools as function tools)
-takes part in a meeting over WebRTC: it hears every turn through speech-to-text, answers each by voice with
-``done``, chats, edits the shared document, and is scored. The models are a local OpenAI-compatible server:
+takes part in a meeting over WebRTC: it hears every turn through speech-to-text (or, with no STT, through the
+meeting's captions), answers each by voice with ``done``, chats, edits the shared document, and is scored. The models are a local OpenAI-compatible server:
 scripted chat completions, an eSpeak voice, a recogniser that knows the persona's utterances
 (tests/integrations/voice_model.py)."""
 
@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from livekit.agents import AgentSession
+from livekit.plugins import openai
 
 from modylbench.channels import SignalingServer, WallClock
-from modylbench.integrations.livekit import meeting_instructions
+from modylbench.integrations.livekit import Meeting, MeetingOptions, meeting_instructions
 from modylbench.record import read_record
 from modylbench.simulator._runner import score_session, speech_engines
 from modylbench.simulator._session import run_meeting
@@ -34,9 +36,22 @@ def _load_example() -> Any:
     return module
 
 
+async def _captions_agent(example: Any, url: str, token: str, base_url: str) -> Any:
+    """The example's agent on a session with no STT (and no VAD): the meeting's captions are the persona's words."""
+    session = AgentSession(
+        llm=openai.LLM(model="brain", base_url=base_url, api_key="none"),
+        tts=openai.TTS(response_format="pcm", base_url=base_url, api_key="none"),
+        vad=None,
+        turn_handling={"turn_detection": "manual", "interruption": {"resume_false_interruption": False}},
+    )
+    meeting = await Meeting.connect(url, token, MeetingOptions(captions=True))
+    return await example.take_part(meeting, session=session)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(240)
-async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hearing", ["stt", "captions"])
+async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_path: Path, hearing: str) -> None:
     example = _load_example()
     persona_speech, _ = speech_engines(MINI)
     script, recogniser = voice_script(persona_speech)
@@ -45,7 +60,11 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
         wall = WallClock()
         async with SignalingServer() as server:
             meeting = server.create_meeting(wall)
-            agent = asyncio.create_task(example.run(meeting.url, meeting.token, model="brain", base_url=base_url))
+            if hearing == "stt":
+                joining = example.run(meeting.url, meeting.token, model="brain", base_url=base_url)
+            else:
+                joining = _captions_agent(example, meeting.url, meeting.token, base_url)
+            agent = asyncio.create_task(joining)
             result = await run_meeting(meeting, MINI, "livekit", folder, wall, persona_speech)
             tools = await asyncio.wait_for(agent, 30)
     asked = [[str(m["content"])[:60] for m in r["messages"] if m["role"] == "user"] for r in script.requests]
@@ -55,11 +74,18 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
     print("turn ends, heard, asked:", story)
     assert result.termination_reason == "completed", result.detail
 
-    # The persona was heard through LiveKit's STT plugin (audio/transcriptions), every utterance recognised.
-    assert script.transcriptions and {r["model"] for r in script.transcriptions} == {"gpt-4o-mini-transcribe"}
-    heard = [text for text, _ in recogniser.heard if text]
-    for turn in MINI.turns:
-        assert turn.human_utterance in heard, (turn.turn_index, recogniser.heard)
+    if hearing == "stt":
+        # The persona was heard through LiveKit's STT plugin (audio/transcriptions), every utterance recognised.
+        assert script.transcriptions and {r["model"] for r in script.transcriptions} == {"gpt-4o-mini-transcribe"}
+        heard = [text for text, _ in recogniser.heard if text]
+        for turn in MINI.turns:
+            assert turn.human_utterance in heard, (turn.turn_index, recogniser.heard)
+    else:
+        # No STT: the meeting's captions were the persona's words.
+        assert script.transcriptions == []
+        for turn in MINI.turns:
+            said = [str(m["content"]) for r in script.requests for m in r["messages"] if m["role"] == "user"]
+            assert any(turn.human_utterance in u for u in said), (turn.turn_index, said)
     # The LLM is LiveKit's OpenAI plugin, streaming, with the meeting's tools and the briefing; it read the
     # persona's words, its chat and the file note as the user's.
     assert script.requests and all(r["stream"] and r["model"] == "brain" for r in script.requests)
