@@ -126,3 +126,28 @@ async def test_livekit_agent_session_hears_answers_every_turn_and_is_scored(tmp_
         f"livekit agent scored {scored.modylbench_score:.2f} ({scored.tier}); flags {scored.flags}; persona frames "
         f"late {stats.persona_audio_late_frames}/{stats.persona_audio_frames}"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+async def test_a_model_that_is_down_is_recorded_as_the_agents_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``py:livekit_agent:play`` over inproc (``run``'s own path), its LLM answering 500: LiveKit retries, then its
+    unrecoverable ``error`` event reaches the record as ``agent_error`` (``model_error``) in each turn."""
+    from modylbench.simulator._runner import RunSpec, run_one
+    from modylbench.simulator._session import MeetingOptions as Meeting_
+    from tests.scoring.openai_server import Answer
+
+    persona_speech, _ = speech_engines(MINI)
+    script, _ = voice_script(persona_speech)
+    script.reply = lambda body: Answer(status=500, content="the model is down")
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    folder = tmp_path / "session"
+    with openai_server(script) as base_url:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "none")
+        spec = RunSpec(MINI, "py:livekit_agent:play", folder, transport="inproc", meeting=Meeting_(turns=2))
+        result = await run_one(spec)
+    assert result.termination_reason == "max_turns", result.detail
+    errors = [e for e in read_record(folder).events if e.event == "agent_error"]
+    assert [(e.turn_index, e.kind) for e in errors] == [(0, "model_error"), (1, "model_error")], errors
+    assert all("the model is down" in e.message for e in errors)
