@@ -1,97 +1,26 @@
-"""Function-calling tools for a Pipecat LLM in a ModylBench meeting: read and edit the work products in the
-shared document (docs/shared-document.md, docs/products.md), post in the chat, read the files the persona
-shared. Plus the system instructions that tell the LLM what the meeting wants delivered."""
+"""Function-calling tools for a Pipecat LLM in a ModylBench meeting: the meeting's tools
+(``modylbench.integrations._toolbox``: the shared document, the chat, the persona's files) as a Pipecat
+``ToolsSchema`` and handlers registered on the LLM service."""
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.services.llm_service import FunctionCallParams, LLMService
 
-from modylbench.agents import Briefing
-from modylbench.channels import MAX_DOC_MESSAGE
+from modylbench.integrations._toolbox import TOOL_SPECS, MeetingToolbox, meeting_instructions
 from modylbench.integrations.pipecat._transport import MeetingTransport
 
 logger = logging.getLogger(__name__)
 
-MAX_RESULT_CHARS = 20_000
-"""A tool result read back into the LLM's context (products, files) is cut to this many characters."""
-MAX_CHAT_CHARS = 8_000
-"""The meeting truncates longer agent chat messages (docs/protocol.md §4); the tool says so instead."""
+SCHEMAS = [FunctionSchema(t.name, t.description, t.properties, t.required) for t in TOOL_SPECS]
 
-_TEXT = {"type": "string"}
-_PRODUCT = {
-    "type": "string",
-    "description": "the product's id in the shared document (its key under products)",
-}
-_POINTER = {
-    "type": "string",
-    "description": "RFC 6901 pointer into the product's content, e.g. /income/year1/revenue "
-    "or /sections/0/text; '-' appends to a list",
-}
-_JSON = {"type": "string", "description": "the value as JSON text: a number, string, object or list"}
-
-SCHEMAS = [
-    FunctionSchema(
-        "read_products",
-        "Read the shared document: one product's JSON, or every product's if no id.",
-        {"product_id": _PRODUCT},
-        [],
-    ),
-    FunctionSchema(
-        "set_value",
-        "Write a value at a pointer inside a product's content (creating missing objects). "
-        "Fill the persona's templates this way, one row, cell, section or series at a time.",
-        {"product_id": _PRODUCT, "pointer": _POINTER, "value_json": _JSON},
-        ["product_id", "pointer", "value_json"],
-    ),
-    FunctionSchema(
-        "delete_value",
-        "Remove the value at a pointer inside a product's content (a key or a list item).",
-        {"product_id": _PRODUCT, "pointer": _POINTER},
-        ["product_id", "pointer"],
-    ),
-    FunctionSchema(
-        "create_product",
-        "Create a product, or replace one whole (its template is lost).",
-        {
-            "product_id": _PRODUCT,
-            "output_type": {
-                "type": "string",
-                "description": "spreadsheet, document, chart, dashboard, kv or list",
-            },
-            "title": _TEXT,
-            "content_json": _JSON,
-        },
-        ["product_id", "output_type", "title", "content_json"],
-    ),
-    FunctionSchema(
-        "chat",
-        "Post a message in the meeting's chat (figures, tables, links: what reads better than it sounds).",
-        {"text": _TEXT},
-        ["text"],
-    ),
-    FunctionSchema(
-        "read_file",
-        "Read a file the persona shared, as text, from a character offset.",
-        {"name": _TEXT, "offset": {"type": "integer", "description": "first character (default 0)"}},
-        ["name"],
-    ),
-]
+__all__ = ["SCHEMAS", "MeetingTools", "meeting_instructions"]
 
 
-def _cut(text: str) -> str:
-    if len(text) <= MAX_RESULT_CHARS:
-        return text
-    return text[:MAX_RESULT_CHARS] + f"\n[cut: {len(text) - MAX_RESULT_CHARS} more characters]"
-
-
-class MeetingTools:
+class MeetingTools(MeetingToolbox):
     """The meeting's tools for a Pipecat LLM service: ``tools.register(llm)``, and ``tools.schema`` in the context.
 
     Each tool answers with a JSON object: ``{"ok": ...}`` or ``{"error": "..."}`` the LLM can act on; a tool
@@ -100,133 +29,15 @@ class MeetingTools:
     """
 
     def __init__(self, transport: MeetingTransport) -> None:
+        super().__init__(transport)
         self.transport = transport
         self.schema = ToolsSchema(standard_tools=SCHEMAS)
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-        """Every call made, in order (name, arguments)."""
-        self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
-            "read_products": self.read_products,
-            "set_value": self.set_value,
-            "delete_value": self.delete_value,
-            "create_product": self.create_product,
-            "chat": self.chat,
-            "read_file": self.read_file,
-        }
 
     def register(self, llm: LLMService) -> None:
         """Register every tool's handler on ``llm``."""
-        for name in self._handlers:
+        for name in self.names:
             llm.register_function(name, self._handle)
 
     async def _handle(self, params: FunctionCallParams) -> None:
-        args = dict(params.arguments or {})
-        self.calls.append((params.function_name, args))
-        try:
-            result = await self._handlers[params.function_name](args)
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
-            result = {"error": f"{type(exc).__name__}: {exc}"}
-        except ConnectionError:
-            result = {"error": "the meeting is over"}
+        result = await self.call(params.function_name, dict(params.arguments or {}))
         await params.result_callback(result)
-
-    async def read_products(self, args: dict[str, Any]) -> dict[str, Any]:
-        products = self.transport.doc.products()
-        pid = args.get("product_id")
-        if pid:
-            if pid not in products:
-                return {"error": f"no product {pid!r}; there are: {', '.join(products) or 'none'}"}
-            products = {pid: products[pid]}
-        return {"ok": _cut(json.dumps(products, ensure_ascii=False, separators=(",", ":")))}
-
-    def _check_product(self, pid: str) -> None:
-        if pid not in self.transport.doc.products():
-            raise KeyError(f"no product {pid!r}: create it with create_product")
-
-    async def set_value(self, args: dict[str, Any]) -> dict[str, Any]:
-        pid, pointer = str(args["product_id"]), str(args["pointer"])
-        value = _parse(args["value_json"])
-        self._check_product(pid)
-        if pointer == "":
-            return {"error": "pointer '' is the whole product: use create_product to replace it"}
-        self.transport.doc.set(pid, pointer, value)
-        return await self._send()
-
-    async def delete_value(self, args: dict[str, Any]) -> dict[str, Any]:
-        pid, pointer = str(args["product_id"]), str(args["pointer"])
-        self._check_product(pid)
-        if pointer == "":
-            return {"error": "pointer '' is the whole product: deleting it is not an edit of its content"}
-        self.transport.doc.delete(pid, pointer)
-        return await self._send()
-
-    async def create_product(self, args: dict[str, Any]) -> dict[str, Any]:
-        content = _parse(args["content_json"])
-        self.transport.doc.create_product(
-            str(args["product_id"]), str(args["output_type"]), str(args["title"]), content
-        )
-        return await self._send()
-
-    async def chat(self, args: dict[str, Any]) -> dict[str, Any]:
-        text = str(args["text"])
-        if len(text) > MAX_CHAT_CHARS:
-            return {
-                "error": f"a chat message holds at most {MAX_CHAT_CHARS} characters; this one has {len(text)}"
-            }
-        await self.transport.chat(text)
-        return {"ok": "posted"}
-
-    async def read_file(self, args: dict[str, Any]) -> dict[str, Any]:
-        name = str(args["name"])
-        file = self.transport.files.get(name)
-        if file is None:
-            return {"error": f"no file {name!r}; shared so far: {', '.join(self.transport.files) or 'none'}"}
-        text = file.data.decode("utf-8", "replace")
-        offset = max(0, int(args.get("offset") or 0))
-        return {"ok": _cut(text[offset:]), "characters": len(text)}
-
-    async def _send(self) -> dict[str, Any]:
-        await self.transport.flush_doc()
-        return {"ok": "saved"}
-
-
-def _parse(text: Any) -> Any:
-    if not isinstance(text, str):
-        return text  # a model that sent the JSON value itself
-    if len(text) > MAX_DOC_MESSAGE - 4096:
-        # Checked before the edit: an update the doc channel cannot carry would leave the replica ahead of the
-        # meeting, and the meeting would refuse every later edit of ours (docs/shared-document.md).
-        raise ValueError(
-            f"that value is {len(text)} characters; one edit carries at most about "
-            f"{MAX_DOC_MESSAGE - 4096}: write it in parts"
-        )
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at character {exc.pos}): {text[:80]!r}") from None
-
-
-def meeting_instructions(briefing: Briefing | None, role: str = "a senior analyst") -> str:
-    """System instructions for the LLM: the meeting's brief, its deliverables with their templates, the tools."""
-    if briefing is None:
-        head = f"You are {role} in a live meeting."
-        deliverables = "(none named: create what the meeting needs)"
-    else:
-        head = (
-            f"You are {role} in a live meeting: {briefing.title}.\nContext: {briefing.context}\nGoal: "
-            f"{briefing.meeting_goal}"
-        )
-        deliverables = (
-            "\n".join(
-                f'- {d.product_id} ({d.output_type}) "{d.title}": {d.description}\n  template: '
-                + json.dumps(d.template, ensure_ascii=False, separators=(",", ":"))
-                for d in briefing.deliverables
-            )
-            or "(none named: create what the meeting needs)"
-        )
-    return (
-        f"{head}\nThe persona has set up these deliverables in the shared document; fill them in with "
-        f"set_value (keep their ids, row keys and section headings; add rows or sections when needed):\n"
-        f"{deliverables}\nWhat you write as text is spoken aloud: keep it short and specific, with the figures. "
-        "Put tables and long figures in the chat tool. Messages starting [chat] are the persona's chat; "
-        "[file NAME ...] means a file you can read with read_file."
-    )

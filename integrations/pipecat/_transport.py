@@ -65,6 +65,7 @@ from modylbench.agents import (
     join,
 )
 from modylbench.channels import SAMPLE_RATE, ClockTimeout, Playback, TaskOwner, wait_for
+from modylbench.integrations._toolbox import chat_note, file_note
 
 logger = logging.getLogger(__name__)
 
@@ -396,9 +397,9 @@ class MeetingInputTransport(BaseInputTransport):
         elif isinstance(ev, ChatReceived):
             # The frame stays the persona's (the output transport posts every non-persona chat frame as the bot's).
             await self.push_frame(MeetingChatFrame(ev.text, sender=PERSONA))
-            await self._transcribe(f"[chat] {ev.text}", PERSONA if ev.sender == "persona" else ev.sender)
+            await self._transcribe(chat_note(ev.text), PERSONA if ev.sender == "persona" else ev.sender)
         elif isinstance(ev, FileReceived):
-            await self._transcribe(f"[file {ev.name} shared: {len(ev.data)} bytes, {ev.media_type}]")
+            await self._transcribe(file_note(ev))
         elif isinstance(ev, ScreenFrameReceived):
             if self._params.video_in_enabled:
                 image = ev.image.convert("RGB")

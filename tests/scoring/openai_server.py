@@ -1,17 +1,26 @@
 """A real local HTTP server speaking the OpenAI chat-completions API, playing scripted answers: plain JSON, or
-server-sent events when the request asks for ``stream`` (text and tool calls in deltas, as OpenAI sends them)."""
+server-sent events when the request asks for ``stream`` (text and tool calls in deltas, as OpenAI sends them).
+With ``Script.speak`` / ``Script.transcribe`` set it also serves ``audio/speech`` (text in, 24 kHz PCM or WAV out)
+and ``audio/transcriptions`` (a multipart WAV in, JSON text out), so a voice pipeline runs against it offline."""
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 import time
+import wave
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .transcription_server import MAX_BODY, parse_multipart
+
+SPEECH_RATE = 24_000
+"""OpenAI's speech output: 24 kHz mono s16 (``pcm``; ``wav`` is the same samples with a header)."""
+SPEECH_FORMATS = {"pcm": "audio/pcm", "wav": "audio/wav"}
 
 @dataclass
 class Answer:
@@ -51,6 +60,14 @@ class Script:
     """When set, answers every request from its body (a model that reads the conversation); else ``answers``."""
     delay_s: float = 0.0
     """Seconds every request takes before its answer (a slow model), on top of the answer's own ``delay_s``."""
+    speak: Callable[[str], bytes] | None = None
+    """When set, ``audio/speech`` answers with this voice: text -> 24 kHz mono s16 PCM."""
+    transcribe: Callable[[bytes], str] | None = None
+    """When set, ``audio/transcriptions`` answers with this recogniser: the uploaded file's bytes -> text."""
+    speech_requests: list[dict[str, Any]] = field(default_factory=list)
+    """Every ``audio/speech`` body."""
+    transcriptions: list[dict[str, Any]] = field(default_factory=list)
+    """Every ``audio/transcriptions`` request: model, file name, size, the text answered."""
 
     def enter(self) -> None:
         with self.lock:
@@ -149,10 +166,68 @@ def openai_server(script: Script) -> Iterator[str]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
             return
 
+        def _reply(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
+            try:
+                self.send_response(status)
+                self.send_header("content-type", content_type)
+                self.send_header("x-request-id", f"req-{threading.get_ident()}-{time.monotonic_ns()}")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def _error(self, status: int, message: str) -> None:
+            self._reply(status, json.dumps({"error": {"message": message, "type": "invalid_request_error"}}).encode())
+
+        def _speech(self, body: dict[str, Any]) -> None:
+            if script.speak is None:
+                self._error(404, "no voice served")
+                return
+            fmt = body.get("response_format", "mp3")
+            with script.lock:
+                script.speech_requests.append(body)
+            if fmt not in SPEECH_FORMATS:
+                self._error(400, f"response_format {fmt!r} is not served here: {', '.join(SPEECH_FORMATS)}")
+                return
+            pcm = script.speak(str(body.get("input", "")))
+            if fmt == "wav":
+                out = io.BytesIO()
+                with wave.open(out, "wb") as w:
+                    w.setnchannels(1)
+                    w.setsampwidth(2)
+                    w.setframerate(SPEECH_RATE)
+                    w.writeframes(pcm)
+                pcm = out.getvalue()
+            self._reply(200, pcm, SPEECH_FORMATS[fmt])
+
+        def _transcription(self, length: int) -> None:
+            if script.transcribe is None or length > MAX_BODY:
+                self._error(404 if length <= MAX_BODY else 413, "no recogniser served")
+                return
+            try:
+                form = parse_multipart(self.headers.get("content-type", ""), self.rfile.read(length))
+                filename, audio = form["file"]
+                model = form["model"][1].decode()
+            except (KeyError, ValueError) as exc:
+                self._error(400, f"bad form: {exc}")
+                return
+            text = script.transcribe(audio)
+            with script.lock:
+                script.transcriptions.append({"model": model, "filename": filename, "size": len(audio), "text": text})
+            self._reply(200, json.dumps({"text": text}).encode())
+
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
             length = int(self.headers.get("content-length", "0"))
+            path = self.path.rstrip("/")
+            if path == "/v1/audio/transcriptions":
+                self._transcription(length)
+                return
             body = json.loads(self.rfile.read(length) or b"{}")
-            if self.path.rstrip("/") != "/v1/chat/completions":
+            if path == "/v1/audio/speech":
+                self._speech(body)
+                return
+            if path != "/v1/chat/completions":
                 self.send_response(404)
                 self.end_headers()
                 return
