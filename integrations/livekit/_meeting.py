@@ -33,7 +33,7 @@ from modylbench.agents import (
     TurnStarted,
     join,
 )
-from modylbench.channels import ClockTimeout, wait_for
+from modylbench.channels import ClockTimeout, TaskOwner, wait_for
 from modylbench.integrations._toolbox import chat_note, file_note
 from modylbench.integrations.livekit._io import MeetingAudioInput, MeetingAudioOutput, MeetingTextOutput
 
@@ -44,6 +44,14 @@ SETTLE_SECONDS = 0.3
 call's reply is scheduled a few milliseconds after the speech that called it ends."""
 TAIL_TIMEOUT = 0.5
 """At most this long (seconds) is spent at a turn's end waiting for the persona audio still in flight."""
+
+
+async def _until_hung_up(coro: Coroutine[Any, Any, None]) -> None:
+    """Run ``coro``; the meeting hanging up (ConnectionError) ends it quietly, anything else is the owner's to log."""
+    try:
+        await coro
+    except ConnectionError:
+        pass
 
 
 @dataclass
@@ -136,8 +144,8 @@ class Meeting:
         self._turn = _AgentTurn()
         self._events: asyncio.Queue[MeetingEvent] = asyncio.Queue()
         self._hello_seen = asyncio.Event()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._reader: asyncio.Task[None] | None = None
+        self._tasks = TaskOwner("livekit-meeting")  # the reader and the turns' helpers, cancelled on leave
+        self._reader: asyncio.Future[None] | None = None
         self._settling: asyncio.Task[None] | None = None
         self._notes: list[str] = []
         self._heard = False
@@ -168,7 +176,7 @@ class Meeting:
         """Start reading the meeting (``attach`` does): the document syncs from now on, whatever the session does."""
         if self._reader is None:
             await self.client.send_doc(self.doc.hello())
-            self._reader = asyncio.create_task(self._read(), name="livekit-meeting-reader")
+            self._reader = self._tasks.start(_until_hung_up(self._read()), "reader")
 
     async def next_event(self) -> MeetingEvent:
         """The next meeting event for the session's driver (``run``): turns, captions, chat, files, the end."""
@@ -179,16 +187,8 @@ class Meeting:
         """What the meeting asks the agent to deliver, or None."""
         return self.hello.briefing if self.hello is not None else None
 
-    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
-        task = asyncio.create_task(coro, name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and (exc := task.exception()) is not None and not isinstance(exc, ConnectionError):
-            logger.error("%s failed", task.get_name(), exc_info=exc)
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Future[None]:
+        return self._tasks.start(_until_hung_up(coro), name)
 
     async def _read(self) -> None:
         async for ev in self.client.events():
@@ -343,7 +343,4 @@ class Meeting:
         try:
             await self.client.leave()
         finally:
-            tasks = [t for t in (self._reader, *self._tasks) if t is not None]
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await self._tasks.aclose()
