@@ -26,6 +26,7 @@ from modylbench.record._events import (
     NetworkStats,
     NetworkStream,
     PersonaAnswer,
+    PersonaChallenge,
     PersonaUtterance,
     QuestionAsked,
     ScreenFrame,
@@ -45,6 +46,7 @@ from modylbench.record._responses import (
     MAX_TURN_CHAT,
     MAX_TURN_TEXT,
     Mutation,
+    PersonaChallengeNote,
     PersonaReply,
     ScenarioResponses,
     TurnResponse,
@@ -75,10 +77,10 @@ from modylbench.record._version import package_version
 
 __all__ = [
     "CLEAN_NETWORK", "POOLED", "SEPARATE", "RunBasis", "label", "labels", "separating",
-    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "QuestionAsked", "Disconnect",
+    "GENESIS", "TERMINATION_REASONS", "AGENT_ERROR_KINDS", "AgentDone", "AgentError", "AgentSpeech", "AgentSpeechRecognised", "AgentSpeechUnrecognised", "Attachment", "ChatMessage", "PersonaAnswer", "PersonaChallenge", "QuestionAsked", "Disconnect",
     "DocSnapshot", "DocUpdate", "DocUpdateRejected", "ErrorEvent", "Event", "FileTransfer", "Interruption", "NetworkPath", "NetworkStats", "NetworkStream", "ModelSpec", "ModelSpecError",
     "MAX_RUN_TEXT", "MAX_TURN_CHAT", "MAX_TURN_TEXT", "Mutation", "PersonaUtterance", "RecordIntegrityError", "RecordLineTooLong", "MAX_RECORD_LINE", "RecordRead", "RecordWriter", "ScenarioResponses",
-    "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct", "PersonaReply",
+    "ScreenFrame", "SessionBusyError", "SessionFolder", "MAX_FOLDER_NAME", "fit_name", "SessionEnd", "SessionLock", "SessionStart", "TurnEnd", "TurnResponse", "TurnStart", "WorkProduct", "PersonaReply", "PersonaChallengeNote",
     "attachment_path", "file_sha256", "package_version", "parse_event", "read_record", "verify_media", "valid_text",
     "WORDS_PER_VOICED_SECOND", "credit_turn", "heard_share", "read_recognition", "write_recognition",
     "PROGRESS_EVENTS", "PROGRESS_MODES", "ProgressReporter", "record_progress",

@@ -11,16 +11,22 @@ from modylbench.scenarios._jsonl import (
     bounded_lines,
 )
 from modylbench.scenarios._knowledge import (
+    CHALLENGE_OUTCOMES,
     KNOWLEDGE_KINDS,
     WITHHELD_FACT_PREFIX,
+    ChallengeOutcome,
     Knowledge,
     KnowledgeItem,
+    challenge_answer,
+    challenge_outcome,
     designate_pushback,
     expected_values,
     knowledge_leaks,
     link_withheld,
+    pushback_wrong_figures,
     said_value,
     shown_text,
+    states_value,
     withheld_fact_turn,
     wrong_figure,
 )
@@ -83,6 +89,7 @@ from modylbench.scenarios._values import (
     read_quantity,
     same_number,
     spoken_to_digits,
+    stated_tolerance_pct,
     text_words,
     unit_family,
 )
@@ -91,6 +98,7 @@ __all__ = [
     "MAX_RECOGNITION_LINE", "MAX_RECORD_LINE", "MAX_RESPONSES_LINE", "MAX_SCENARIO_LINE", "bounded_lines",
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
     "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_fact_turn", "wrong_figure",
+    "CHALLENGE_OUTCOMES", "ChallengeOutcome", "challenge_answer", "challenge_outcome", "pushback_wrong_figures", "states_value", "stated_tolerance_pct",
     "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",
     "ExpectedOutput", "HumanPersona", "PersonaVoice", "PointerError", "ProductSpec", "Scenario",

@@ -199,11 +199,15 @@ def evaluate(
 
 
 def untrusted_network(resp: Any) -> Any:
-    """The line without the network figures it claims: what the network destroyed excuses turns only when
-    it is derived from a session record (run, replay), never because a responses file says so."""
+    """The line without what only a session record can say: the network figures it claims (what the network
+    destroyed excuses turns only when derived from a record: run, replay) and the challenges it says the persona
+    raised (a file cannot spare itself a defended figure by saying none was raised; docs/scoring.md "Pushback")."""
     m = resp.measurements
     if isinstance(m, dict) and "network" in m:
-        return resp.model_copy(update={"measurements": {k: v for k, v in m.items() if k != "network"}})
+        resp = resp.model_copy(update={"measurements": {k: v for k, v in m.items() if k != "network"}})
+    if any(t.persona_challenges is not None for t in resp.turns):
+        resp = resp.model_copy(update={"turns": [t.model_copy(update={"persona_challenges": None})
+                                                 for t in resp.turns]})
     return resp
 
 

@@ -536,7 +536,7 @@ async def run_meeting(
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=scenario_hash(scenario),
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
-                          scenario_seed=opts.seed))
+                          scenario_seed=opts.seed, persona_challenges=persona.challenges))
     faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
     # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
     # an agent that syncs gets them with everything else.
