@@ -10,6 +10,13 @@ from modylbench.personas._answerer import (
     withheld_asks,
 )
 from modylbench.personas._challenge import Challenge, challenges_for, is_challenge
+from modylbench.personas._llm_answerer import (
+    DEFAULT_ANSWERER,
+    LLMAnswerer,
+    PersonaLLMError,
+    check_persona_llm,
+    make_answerer,
+)
 from modylbench.personas._persona import AgentActivity, PersonaOptions, ScriptedPersona
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import (
@@ -28,6 +35,7 @@ from modylbench.personas._speech import (
 __all__ = [
     "MAX_ANSWERS_PER_TURN", "Answer", "OfflineAnswerer", "questions_in", "render", "answers_to", "withheld_asks",
     "Challenge", "challenges_for", "is_challenge",
+    "DEFAULT_ANSWERER", "LLMAnswerer", "PersonaLLMError", "check_persona_llm", "make_answerer",
     "AgentActivity", "CachedEngine", "EspeakEngine", "OpenAISpeechEngine", "PersonaOptions", "ScriptedPersona",
     "SpeechEngine", "SpeechError", "default_cache_dir", "make_engine", "read_wav_mono", "render_slide",
     "resample_s16", "wav_bytes",

@@ -111,6 +111,10 @@ class Answer:
     item_ids: tuple[str, ...] = ()
     """The knowledge items the answer gives."""
     answerer: str = "offline"
+    replaced: str = ""
+    """Why another answerer's words were not said and this offline answer was instead ('' when not)."""
+    rejected: str = ""
+    """The words that were not said (the LLM's answer that failed the check), for the record."""
 
 
 @dataclass
@@ -219,6 +223,10 @@ class OfflineAnswerer:
             logger.warning("answer %r cites a figure its items do not hold: not given", text)
             return Answer(question, "unknown", self.knowledge.unknown or w["unknown"])
         return Answer(question, "answered", text, tuple(i.id for i in chosen))
+
+    async def compose(self, answer: Answer) -> Answer:
+        """The words of ``answer`` as said: the offline answerer's own (the LLM answerer words it anew)."""
+        return answer
 
     @staticmethod
     def grounded(text: str, items: list[KnowledgeItem]) -> bool:

@@ -400,18 +400,22 @@ class ScriptedPersona:
         act = self.activity
         began = self.clock.now()
         pending, self._pending = self._pending, []
-        for qid, answer, _, _ in pending:
+        for qid, offline, _, _ in pending:
             if act.gone:
                 break
             self._answered += 1
+            hold = getattr(self.clock, "hold", None)
+            with hold() if hold is not None else contextlib.nullcontext():
+                # The LLM answerer's call is the persona thinking: on a virtual clock it takes no meeting time.
+                answer = await self.answerer.compose(offline) if self.answerer is not None else offline
+            said = {"answerer": answer.answerer, "replaced": answer.replaced, "rejected": answer.rejected}
             common = self._common(turn)
             if turn.channel == "chat":
                 sent = await self.link.send_chat(answer.text, reply_to=qid)
                 self.emit(PersonaAnswer(**common, question_id=qid, text=answer.text, channel="chat", start=sent,
                                         end=sent, knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
-                                        answerer=answer.answerer))
+                                        **said))
                 continue
-            hold = getattr(self.clock, "hold", None)
             with hold() if hold is not None else contextlib.nullcontext():
                 pcm = await asyncio.to_thread(self.speech.synthesize, answer.text)
             playback = await self.link.play(pcm)
@@ -424,7 +428,7 @@ class ScriptedPersona:
             self.emit(PersonaAnswer(**self._common(turn), question_id=qid, text=answer.text, channel="audio",
                                     start=start, end=end, audio=self.attach(wav_bytes(pcm), "audio/wav"),
                                     knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
-                                    answerer=answer.answerer))
+                                    **said))
         # The floor is the agent's again: its silence counts from the answer's end, and a "done" it sent
         # before the answer no longer closes the turn.
         end_at = self.clock.now()

@@ -175,6 +175,13 @@ class PersonaAnswer(_Event):
     knowledge: list[str] = Field(default_factory=list, description="Ids of the knowledge items the answer gives.")
     outcome: Literal["answered", "unknown", "deliverable"] = Field(description="What kind of answer it is.")
     answerer: str = Field(default="offline", description="Who composed it: offline (deterministic) or the LLM's id.")
+    replaced: str = Field(
+        default="",
+        description="With --persona-llm: why the model's answer was not said and the offline answer was instead "
+        "(a figure the persona does not know, an expected output, a withheld fact not asked for, the call "
+        "failed); '' when nothing was replaced.",
+    )
+    rejected: str = Field(default="", description="The model's answer that was not said (when replaced after a check).")
 
 
 class PersonaChallenge(_Event):

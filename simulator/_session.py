@@ -44,7 +44,14 @@ from modylbench.channels import (
     SharedDocument,
     sync_message,
 )
-from modylbench.personas import AgentActivity, OfflineAnswerer, PersonaOptions, ScriptedPersona, SpeechEngine
+from modylbench.personas import (
+    DEFAULT_ANSWERER,
+    AgentActivity,
+    PersonaOptions,
+    ScriptedPersona,
+    SpeechEngine,
+    make_answerer,
+)
 from modylbench.record import (
     MAX_RECORD_LINE,
     AgentDone,
@@ -294,9 +301,10 @@ class MeetingOptions:
     faults: AgentFaults | None = None
     """Where the agent's runner reports its failures; recorded as ``agent_error`` events. A meeting the agent
     left after a fatal one ends as ``agent_error``."""
-    answerer: str | None = "offline"
-    """Who answers the agent's questions: ``offline`` (deterministic, from the scenario's knowledge) or None
-    (the persona plays its script whatever is asked). Scenarios without knowledge have no answerer."""
+    answerer: str | None = DEFAULT_ANSWERER
+    """Who answers the agent's questions: ``offline`` (deterministic, from the scenario's knowledge),
+    ``openai/MODEL[@BASE_URL]`` (``--persona-llm``: a model words the answers, each checked) or None (the persona
+    plays its script whatever is asked). Scenarios without knowledge have no answerer."""
 
 
 class AgentEventRecorder:
@@ -526,7 +534,7 @@ async def run_meeting(
     rec.doc = doc
     if opts.on_doc is not None:
         opts.on_doc(doc)
-    answerer = OfflineAnswerer(scenario) if opts.answerer == "offline" and scenario.knowledge is not None else None
+    answerer = make_answerer(opts.answerer, scenario)
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
                               on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)), answerer=answerer)
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
