@@ -124,15 +124,37 @@ class _Phrases:
 
 
 def _tokens(text: str) -> frozenset[str]:
-    return frozenset(label_tokens(text)) - _QUESTION_WORDS
+    syn = wording().get("synonyms", {})
+    return frozenset(syn.get(t, t) for t in label_tokens(text)) - _QUESTION_WORDS
+
+
+TYPO_MIN_LETTERS = 5
+"""Words this long may be misspelt by one letter (swapped, missing, extra or wrong) and still match."""
+
+
+@lru_cache(maxsize=262144)
+def _one_typo(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one edit (a letter changed, added, dropped, or two adjacent ones swapped)."""
+    if a == b or min(len(a), len(b)) < TYPO_MIN_LETTERS or abs(len(a) - len(b)) > 1 or not (a + b).isalpha():
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def _match(q: frozenset[str], phrases: list[frozenset[str]]) -> tuple[float, int]:
     best = (0.0, 0)
+    extra = [w for w in q if len(w) >= TYPO_MIN_LETTERS]
     for p in phrases:
         if not p:
             continue
         hit = len(p & q)
+        if extra and hit < len(p):
+            # A word of the label misspelt in the question ('hudrle' for 'hurdle') still names it.
+            hit += sum(1 for t in p - q if any(_one_typo(t, w) for w in extra if w not in p))
         if hit < min(2, len(p)):
             continue
         best = max(best, (hit / len(p), hit))
