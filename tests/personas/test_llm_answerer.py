@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.agents import join_inprocess
+from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.personas import LLMAnswerer, PersonaLLMError, check_persona_llm, make_engine
 from modylbench.record import read_record
-from modylbench.scenarios import expected_values, load_builtin, quantities
+from modylbench.scenarios import load_builtin, quantities
 from modylbench.simulator._session import MeetingOptions, run_meeting
 from tests.scoring.openai_server import Answer, Script, openai_server
 from tests.simulator.test_persona_answers import Asker
