@@ -27,6 +27,7 @@ from modylbench.scenarios._knowledge import (
     said_value,
     shown_text,
     states_value,
+    withheld_edits,
     withheld_fact_turn,
     wrong_figure,
 )
@@ -97,7 +98,7 @@ from modylbench.scenarios._values import (
 __all__ = [
     "MAX_RECOGNITION_LINE", "MAX_RECORD_LINE", "MAX_RESPONSES_LINE", "MAX_SCENARIO_LINE", "bounded_lines",
     "KNOWLEDGE_KINDS", "Knowledge", "KnowledgeItem", "expected_values", "knowledge_leaks", "shown_text",
-    "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_fact_turn", "wrong_figure",
+    "WITHHELD_FACT_PREFIX", "designate_pushback", "link_withheld", "said_value", "withheld_edits", "withheld_fact_turn", "wrong_figure",
     "CHALLENGE_OUTCOMES", "ChallengeOutcome", "challenge_answer", "challenge_outcome", "pushback_wrong_figures", "states_value", "stated_tolerance_pct",
     "CHANNELS", "MAX_ID_CHARS", "MUTATION_TYPES", "IdStr", "MutationType", "PHASES", "PRODUCT_TYPES",
     "ChartSeries", "ChartSpec", "CheckResult", "DataFile", "EdgeCase", "ExpectedFact", "ExpectedMutation",

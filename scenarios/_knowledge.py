@@ -329,6 +329,33 @@ def link_withheld(scenario: Scenario) -> Scenario:
     return scenario
 
 
+def withheld_edits(scenario: Scenario) -> dict[int, str]:
+    """The expected edits whose value depends on a withheld item: index in ``expected_mutations`` -> the item's
+    id. An edit from the turn the item is needed on whose value holds it: its figure (a number leaf equal to a
+    numeric item's value) or its words (a text leaf holding one of a text item's keywords, else its value).
+    Generated from the knowledge, never typed; an edit before the item is needed cannot depend on it."""
+    k = scenario.knowledge
+    if k is None:
+        return {}
+    out: dict[int, str] = {}
+    for item in k.withheld:
+        if item.turn is None:
+            continue
+        words = [w.lower() for w in (item.keywords or [str(item.value)])] if isinstance(item.value, str) else []
+        for i, m in enumerate(scenario.expected_mutations):
+            if m.turn_index < item.turn or i in out:
+                continue
+            for leaf in _leaves([m.expected_value, m.value]):
+                if isinstance(leaf, str) and words and any(w in leaf.lower() for w in words):
+                    out[i] = item.id
+                    break
+                n = as_number(leaf) if not isinstance(leaf, bool | str) else None
+                if n is not None and not isinstance(item.value, str) and _same(float(n), float(item.value)):
+                    out[i] = item.id
+                    break
+    return out
+
+
 PUSHBACK_FACTS = 3
 """Facts per scenario whose wrong figure the persona challenges."""
 PUSHBACK_UNITS = ("%", "x", "$M", "$B", "€M", "$")
