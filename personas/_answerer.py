@@ -145,9 +145,11 @@ def _one_typo(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-def _match(q: frozenset[str], phrases: list[frozenset[str]]) -> tuple[float, int]:
+def _match(q: frozenset[str], phrases: list[frozenset[str]], vocabulary: frozenset[str] = frozenset()
+           ) -> tuple[float, int]:  # fmt: skip
     best = (0.0, 0)
-    extra = [w for w in q if len(w) >= TYPO_MIN_LETTERS]
+    # Only a word the persona's labels do not use can be a misspelling of one they do.
+    extra = [w for w in q if len(w) >= TYPO_MIN_LETTERS and w not in vocabulary]
     for p in phrases:
         if not p:
             continue
@@ -172,6 +174,7 @@ class OfflineAnswerer:
         self._items = [_Phrases(i, [_tokens(p) for p in (i.label, *i.aliases)])
                        for i in self.knowledge.items]
         self._deliverables = [_tokens(p) for p in self._deliverable_labels()]
+        self._vocabulary = frozenset().union(*(t for i in self._items for t in i.tokens), *self._deliverables)
         persona = scenario.human_persona
         self._persona_names = {w.lower() for w in (persona.name.split() if not isinstance(persona, str) else [])}
         others = [i.id.split(".", 1)[1] for i in self.knowledge.items if i.kind == "person"
@@ -208,7 +211,7 @@ class OfflineAnswerer:
             q = _tokens(part)
             if not q:
                 continue
-            scored = [(*_match(q, p.tokens), p.item) for p in self._items if p.item is not None]
+            scored = [(*_match(q, p.tokens, self._vocabulary), p.item) for p in self._items if p.item is not None]
             scored = [s for s in scored if s[0] >= MATCH_THRESHOLD]
             if not scored:
                 continue
@@ -232,7 +235,7 @@ class OfflineAnswerer:
         items = self._best_items(question)
         if not items and _OFFER.search(question):
             return Answer(question, "offer")
-        deliverable = _match(_tokens(question), self._deliverables)
+        deliverable = _match(_tokens(question), self._deliverables, self._vocabulary)
         best = (items[0][0], items[0][1]) if items else (0.0, 0)
         if deliverable[0] >= MATCH_THRESHOLD and deliverable > best:
             return Answer(question, "deliverable", w["deliverable"])
