@@ -29,7 +29,7 @@ from modylbench.channels import (
     TaskOwner,
     TurnStarted,
 )
-from modylbench.personas import OfflineAnswerer, withheld_asks
+from modylbench.personas import OfflineAnswerer, is_challenge, withheld_asks
 from modylbench.record import ModelSpec
 from modylbench.scenarios import ExpectedMutation, Scenario, briefing, make_pointer, mutation_value
 
@@ -107,7 +107,8 @@ class BuiltinAgent:
                     self.answers.append(ev.text)  # the persona answering a question: not a new turn to act on
                 elif isinstance(ev, CaptionReceived) and ev.final and self.turn is not None:
                     self.captions.append(ev.text)
-                    self._start(self._act(self.turn, ev))
+                    if not is_challenge(ev.utterance_id):  # a challenge precedes the turn's line: heard, not acted on
+                        self._start(self._act(self.turn, ev))
                 elif isinstance(ev, ChatReceived):
                     self.chat_log.append(ev.text)
                     if ev.reply_to is not None:

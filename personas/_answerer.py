@@ -111,6 +111,10 @@ class Answer:
     item_ids: tuple[str, ...] = ()
     """The knowledge items the answer gives."""
     answerer: str = "offline"
+    replaced: str = ""
+    """Why another answerer's words were not said and this offline answer was instead ('' when not)."""
+    rejected: str = ""
+    """The words that were not said (the LLM's answer that failed the check), for the record."""
 
 
 @dataclass
@@ -120,15 +124,39 @@ class _Phrases:
 
 
 def _tokens(text: str) -> frozenset[str]:
-    return frozenset(label_tokens(text)) - _QUESTION_WORDS
+    syn = wording().get("synonyms", {})
+    return frozenset(syn.get(t, t) for t in label_tokens(text)) - _QUESTION_WORDS
 
 
-def _match(q: frozenset[str], phrases: list[frozenset[str]]) -> tuple[float, int]:
+TYPO_MIN_LETTERS = 5
+"""Words this long may be misspelt by one letter (swapped, missing, extra or wrong) and still match."""
+
+
+@lru_cache(maxsize=262144)
+def _one_typo(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one edit (a letter changed, added, dropped, or two adjacent ones swapped)."""
+    if a == b or min(len(a), len(b)) < TYPO_MIN_LETTERS or abs(len(a) - len(b)) > 1 or not (a + b).isalpha():
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def _match(q: frozenset[str], phrases: list[frozenset[str]], vocabulary: frozenset[str] = frozenset()
+           ) -> tuple[float, int]:  # fmt: skip
     best = (0.0, 0)
+    # Only a word the persona's labels do not use can be a misspelling of one they do.
+    extra = [w for w in q if len(w) >= TYPO_MIN_LETTERS and w not in vocabulary]
     for p in phrases:
         if not p:
             continue
         hit = len(p & q)
+        if extra and hit < len(p):
+            # A word of the label misspelt in the question ('hudrle' for 'hurdle') still names it.
+            hit += sum(1 for t in p - q if any(_one_typo(t, w) for w in extra if w not in p))
         if hit < min(2, len(p)):
             continue
         best = max(best, (hit / len(p), hit))
@@ -146,6 +174,7 @@ class OfflineAnswerer:
         self._items = [_Phrases(i, [_tokens(p) for p in (i.label, *i.aliases)])
                        for i in self.knowledge.items]
         self._deliverables = [_tokens(p) for p in self._deliverable_labels()]
+        self._vocabulary = frozenset().union(*(t for i in self._items for t in i.tokens), *self._deliverables)
         persona = scenario.human_persona
         self._persona_names = {w.lower() for w in (persona.name.split() if not isinstance(persona, str) else [])}
         others = [i.id.split(".", 1)[1] for i in self.knowledge.items if i.kind == "person"
@@ -182,7 +211,7 @@ class OfflineAnswerer:
             q = _tokens(part)
             if not q:
                 continue
-            scored = [(*_match(q, p.tokens), p.item) for p in self._items if p.item is not None]
+            scored = [(*_match(q, p.tokens, self._vocabulary), p.item) for p in self._items if p.item is not None]
             scored = [s for s in scored if s[0] >= MATCH_THRESHOLD]
             if not scored:
                 continue
@@ -206,7 +235,7 @@ class OfflineAnswerer:
         items = self._best_items(question)
         if not items and _OFFER.search(question):
             return Answer(question, "offer")
-        deliverable = _match(_tokens(question), self._deliverables)
+        deliverable = _match(_tokens(question), self._deliverables, self._vocabulary)
         best = (items[0][0], items[0][1]) if items else (0.0, 0)
         if deliverable[0] >= MATCH_THRESHOLD and deliverable > best:
             return Answer(question, "deliverable", w["deliverable"])
@@ -219,6 +248,10 @@ class OfflineAnswerer:
             logger.warning("answer %r cites a figure its items do not hold: not given", text)
             return Answer(question, "unknown", self.knowledge.unknown or w["unknown"])
         return Answer(question, "answered", text, tuple(i.id for i in chosen))
+
+    async def compose(self, answer: Answer) -> Answer:
+        """The words of ``answer`` as said: the offline answerer's own (the LLM answerer words it anew)."""
+        return answer
 
     @staticmethod
     def grounded(text: str, items: list[KnowledgeItem]) -> bool:

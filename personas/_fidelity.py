@@ -37,6 +37,53 @@ REVEAL = (
 )
 
 
+# Paraphrases not built as templates over the answerer's labels: a person's own words for the thing (synonyms
+# replace the label's words), its words in another order, an indirect question, a typo. What a person could
+# call the thing is content; which of these a question uses is fixed per item (deterministic).
+WORD_SYNONYMS = {
+    "rate": "percentage", "cost": "price", "price": "cost", "revenue": "sales", "sales": "revenue",
+    "total": "overall", "number": "count", "count": "number", "share": "proportion", "target": "goal",
+    "growth": "increase", "maximum": "max", "minimum": "min", "limit": "cap", "cap": "ceiling",
+    "margin": "margins", "debt": "borrowing", "amount": "size", "size": "amount", "budget": "spend",
+    "spend": "budget", "deadline": "due date", "date": "day", "capacity": "throughput", "demand": "volume",
+    "volume": "demand", "average": "mean", "period": "window", "horizon": "timeframe", "fee": "charge",
+    "tax": "taxation", "multiple": "multiplier", "owner": "responsible person", "region": "area",
+    "customer": "client", "customers": "clients", "annual": "yearly", "monthly": "per month",
+    "forecast": "projection", "assumption": "assumed figure", "role": "job", "company": "firm",
+}  # fmt: skip
+FREE_FORMS = (
+    "Sorry, remind me, what's the {synonyms}?",
+    "{reordered}: what do we have for that?",
+    "I was wondering if you could tell me what {label} we're working with.",
+    "Whats the {typo}?",
+)
+"""A knowledge question in a person's own words: {synonyms} the label with words swapped for synonyms,
+{reordered} its words in another order, {label} framed indirectly, {typo} a letter swapped in its longest word."""
+
+
+def _synonyms(label: str) -> str:
+    words = label.split()
+    return " ".join(WORD_SYNONYMS.get(w.lower(), w) for w in words)
+
+
+def _reordered(label: str) -> str:
+    words = label.split()
+    if len(words) < 2:
+        return label
+    # 'senior interest rate' -> 'Rate, senior interest'; 'columns of x' -> 'X, columns of' reads as a person would.
+    return f"{words[-1][:1].upper()}{words[-1][1:]}, {' '.join(words[:-1])}"
+
+
+def _typo(label: str) -> str:
+    words = label.split()
+    i = max(range(len(words)), key=lambda j: (len(words[j]), -j))
+    w = words[i]
+    if len(w) >= 5 and w.isalpha():
+        k = len(w) // 2
+        words[i] = w[:k - 1] + w[k] + w[k - 1] + w[k + 1:]
+    return " ".join(words)
+
+
 @dataclass
 class Fidelity:
     """The fuzzer's counts for one scenario."""
@@ -44,6 +91,9 @@ class Fidelity:
     scenario_id: str
     knowledge_questions: int = 0
     knowledge_correct: int = 0
+    free_questions: int = 0
+    """Knowledge questions in a person's own words (``FREE_FORMS``), counted apart from the templates."""
+    free_correct: int = 0
     output_questions: int = 0
     other_questions: int = 0
     answered: int = 0
@@ -58,6 +108,10 @@ class Fidelity:
     def correct_share(self) -> float:
         return self.knowledge_correct / self.knowledge_questions if self.knowledge_questions else 1.0
 
+    @property
+    def free_share(self) -> float:
+        return self.free_correct / self.free_questions if self.free_questions else 1.0
+
 
 def _questions(scenario: Scenario) -> Iterator[tuple[str, str, str | None]]:
     """(kind, question, knowledge item id) for every question the fuzzer asks."""
@@ -66,6 +120,14 @@ def _questions(scenario: Scenario) -> Iterator[tuple[str, str, str | None]]:
         for phrase in (item.label, *item.aliases[:2]):
             for form in KNOWLEDGE_FORMS[:2] if phrase != item.label else KNOWLEDGE_FORMS:
                 yield "knowledge", form.format(label=phrase), item.id
+    for item in scenario.knowledge.items:
+        label = item.label[:1].lower() + item.label[1:] if not item.label[:2].isupper() else item.label
+        variants = {"synonyms": _synonyms(label), "reordered": _reordered(label), "label": label, "typo": _typo(label)}
+        for form in FREE_FORMS:
+            q = form.format(**variants)
+            if "{synonyms}" in form and variants["synonyms"] == label or "{typo}" in form and variants["typo"] == label:
+                continue  # no synonym or no long word: the question would be a template again
+            yield "free", q, item.id
     for key in scenario.ground_truth:
         for form in OUTPUT_FORMS:
             yield "output", form.format(label=humanise(key).lower()), None
@@ -94,13 +156,15 @@ def fuzz(scenario: Scenario) -> Fidelity:
         out.outcomes[f"{kind}:{a.outcome}"] = out.outcomes.get(f"{kind}:{a.outcome}", 0) + 1
         if kind == "knowledge":
             out.knowledge_questions += 1
+        elif kind == "free":
+            out.free_questions += 1
         elif kind == "output":
             out.output_questions += 1
         else:
             out.other_questions += 1
         if not a.text:
-            if kind == "knowledge":
-                out.failures.append(f"no answer: {q!r} ({a.outcome})")
+            if kind in ("knowledge", "free"):
+                out.failures.append(f"{kind}: no answer: {q!r} ({a.outcome})")
             continue
         out.answered += 1
         cited = [i for i in k.items if i.id in a.item_ids]
@@ -117,24 +181,21 @@ def fuzz(scenario: Scenario) -> Fidelity:
         if any(not near(v, allowed) for v in figures):
             out.contradicted += 1
             out.failures.append(f"contradicted: {q!r} -> {a.text!r}")
-        if kind == "knowledge" and item_id in a.item_ids:
-            item = k.item(item_id)
+        if kind in ("knowledge", "free"):
+            item = k.item(item_id or "")
             assert item is not None
-            ok = isinstance(item.value, str) and item.value.lower()[:20] in a.text.lower() or (
-                not isinstance(item.value, str) and near(float(item.value), figures))
+            if item_id in a.item_ids:
+                ok = isinstance(item.value, str) and item.value.lower()[:20] in a.text.lower() or (
+                    not isinstance(item.value, str) and near(float(item.value), figures))
+            else:
+                # The same value under another item (a file cell said twice) is still the right answer.
+                ok = any(c.value == item.value for c in cited)
             if ok:
                 out.correct += 1
-                out.knowledge_correct += 1
+                if kind == "knowledge":
+                    out.knowledge_correct += 1
+                else:
+                    out.free_correct += 1
             else:
-                out.failures.append(f"wrong value: {q!r} -> {a.text!r}")
-        elif kind == "knowledge":
-            # The same value under another item (a file cell said twice) is still the right answer.
-            item = k.item(item_id or "")
-            same = item is not None and any(
-                (c.value == item.value) for c in cited)
-            if same:
-                out.correct += 1
-                out.knowledge_correct += 1
-            else:
-                out.failures.append(f"wrong item: {q!r} -> {a.item_ids} {a.text!r}")
+                out.failures.append(f"{kind}: wrong item: {q!r} -> {a.item_ids} {a.text!r}")
     return out

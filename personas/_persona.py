@@ -37,6 +37,7 @@ from modylbench.personas._answerer import (
     OfflineAnswerer,
     questions_in,
 )
+from modylbench.personas._challenge import Challenge, challenges_for, outcome
 from modylbench.personas._room import RoomPlayer
 from modylbench.personas._slides import render_slide
 from modylbench.personas._speech import SpeechEngine, wav_bytes
@@ -48,6 +49,7 @@ from modylbench.record import (
     PersonaAnswer,
     PersonaAside,
     PersonaBackchannel,
+    PersonaChallenge,
     PersonaUtterance,
     QuestionAsked,
     ScreenFrame,
@@ -132,6 +134,7 @@ class ScriptedPersona:
         options: PersonaOptions | None = None,
         on_audio: Callable[[float, bytes], None] | None = None,
         answerer: OfflineAnswerer | None = None,
+        challenges: bool | None = None,
     ):
         self.scenario = scenario
         self.link = link
@@ -160,6 +163,10 @@ class ScriptedPersona:
         self._answered = 0  # answers given this turn
         self.room = RoomPlayer(scenario, speech) if scenario.room is not None else None
         """Who says which line in a multi-party meeting (None: one-to-one)."""
+        self.challenges = answerer is not None if challenges is None else challenges
+        """Challenge wrong figures of designated facts at the next turn's start (on with an answerer)."""
+        self._turn_heard_from = 0  # where this turn's words start in activity.heard
+        self._last_turn: int | None = None
 
     def set_up_deliverables(self, doc: Workspace) -> None:
         """Create every product in the shared document from its template, as the persona (before turn 0).
@@ -200,10 +207,13 @@ class ScriptedPersona:
     async def play_turn(self, turn: Turn) -> str:
         """Play one turn and wait for the agent; returns why the turn ended."""
         self.activity.new_turn(turn.turn_index)
+        due = self._challenges_due(turn)
         # Questions from an earlier turn are that turn's: the meeting has moved on.
         self._heard_seen, self._pending, self._asked, self._answered = len(self.activity.heard), [], 0, 0
         for joined in self.room.joining(turn) if self.room is not None else ():
             await self.link.send_control(joined)
+        self._turn_heard_from = len(self.activity.heard)
+        self._last_turn = turn.turn_index
         self.emit(TurnStart(**self._common(turn), phase=turn.phase, channel=turn.channel))
         await self.link.send_control(TurnStartMarker(turn.turn_index, turn.phase))
         if turn.screen is not None and turn.screen.slide_id != self._current_slide:
@@ -218,6 +228,7 @@ class ScriptedPersona:
             text, self._announce = self._announce, None
             await self.link.send_chat(text)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=text))
+        raised = [await self._raise(turn, c) for c in due]
         if turn.chat_message:
             speaker = self.room.speaker(turn) if self.room is not None else None
             await self.link.send_chat(turn.chat_message, sender=speaker)
@@ -232,6 +243,7 @@ class ScriptedPersona:
         await self.link.send_control(TurnEndMarker(turn.turn_index, ""))
         reason = await self._wait_for_agent(turn)
         self.emit(TurnEnd(**self._common(turn), reason=reason))  # type: ignore[arg-type]
+        self._judge_challenges(turn, raised)
         if not self.activity.gone:
             # Tell the agent its window closed and why, so it never has to guess from our silence.
             await self.link.send_control(TurnClosedMarker(turn.turn_index, reason))
@@ -308,6 +320,47 @@ class ScriptedPersona:
         pcm, att = self._cue(text)
         self._heard_audio(start, end, pcm, playback)
         self.emit(PersonaBackchannel(**self._common(turn), text=text, start=start, end=end, audio=att))
+
+    # ------------------------------------------------------------------ pushback (personas/_challenge.py)
+
+    def _words_since(self, start: int) -> str:
+        return "\n".join(text for _, _, text in self.activity.heard[start:])
+
+    def _challenges_due(self, turn: Turn) -> list[Challenge]:
+        """The wrong figures of the turn before ``turn`` (what the agent said and posted in it) to challenge now."""
+        if not self.challenges or self._last_turn is None or self._last_turn != turn.turn_index - 1:
+            return []
+        return challenges_for(self.scenario, self._last_turn, self._words_since(self._turn_heard_from),
+                              turn.turn_index)
+
+    async def _raise(self, turn: Turn, c: Challenge) -> tuple[Challenge, str, float, float, Attachment | None]:
+        """Say (or, on a chat turn, post) one challenge; returns it with its channel, start, end and audio."""
+        if turn.channel == "chat":
+            sent = await self.link.send_chat(c.text)
+            return c, "chat", sent, sent, None
+        hold = getattr(self.clock, "hold", None)
+        with hold() if hold is not None else contextlib.nullcontext():
+            pcm = await asyncio.to_thread(self.speech.synthesize, c.text)
+        playback = await self.link.play(pcm)
+        start = await playback.started
+        await self.link.send_control(Caption(c.text, c.challenge_id, start, start + playback.duration))
+        end = await playback.ended
+        if self.on_audio is not None:
+            played = int(round((end - start) * 48_000)) * 2
+            self.on_audio(start, pcm[:played] if playback.cut else pcm)
+        return c, "audio", start, end, self.attach(wav_bytes(pcm), "audio/wav")
+
+    def _judge_challenges(self, turn: Turn, raised: list[tuple[Challenge, str, float, float, Attachment | None]]
+                          ) -> None:  # fmt: skip
+        """Record each challenge raised this turn with how the agent answered it (its words up to the close)."""
+        if not raised:
+            return
+        said = self._words_since(self._turn_heard_from)
+        for c, channel, start, end, audio in raised:
+            self.emit(PersonaChallenge(**self._common(turn), challenge_id=c.challenge_id, fact_id=c.fact.id,
+                                       fact_turn=c.fact_turn, figure=c.figure, text=c.text,
+                                       channel=channel, start=start, end=end, audio=audio,  # type: ignore[arg-type]
+                                       outcome=outcome(self.scenario, c, said)))
 
     async def _push(self, turn: Turn, name: str) -> None:
         f = self.scenario.data_file(name)
@@ -442,19 +495,23 @@ class ScriptedPersona:
         act = self.activity
         began = self.clock.now()
         pending, self._pending = self._pending, []
-        for qid, answer, _, _ in pending:
+        for qid, offline, _, _ in pending:
             if act.gone:
                 break
             self._answered += 1
+            hold = getattr(self.clock, "hold", None)
+            with hold() if hold is not None else contextlib.nullcontext():
+                # The LLM answerer's call is the persona thinking: on a virtual clock it takes no meeting time.
+                answer = await self.answerer.compose(offline) if self.answerer is not None else offline
+            said = {"answerer": answer.answerer, "replaced": answer.replaced, "rejected": answer.rejected}
             common = self._common(turn)
             who = (self.room.answered_by.get(qid) or self.room.room.host.name) if self.room is not None else None
             if turn.channel == "chat":
                 sent = await self.link.send_chat(answer.text, reply_to=qid, sender=who)
                 self.emit(PersonaAnswer(**common, question_id=qid, text=answer.text, channel="chat", start=sent,
                                         end=sent, knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
-                                        answerer=answer.answerer))
+                                        **said))
                 continue
-            hold = getattr(self.clock, "hold", None)
             with hold() if hold is not None else contextlib.nullcontext():
                 engine = self.room.engine_named(who) if self.room is not None and who else self.speech
                 pcm = await asyncio.to_thread(engine.synthesize, answer.text)
@@ -469,7 +526,7 @@ class ScriptedPersona:
             self.emit(PersonaAnswer(**self._common(turn), question_id=qid, text=answer.text, channel="audio",
                                     start=start, end=end, audio=self.attach(wav_bytes(pcm), "audio/wav"),
                                     knowledge=list(answer.item_ids), outcome=answer.outcome,  # type: ignore[arg-type]
-                                    answerer=answer.answerer))
+                                    **said))
         # The floor is the agent's again: its silence counts from the answer's end, and a "done" it sent
         # before the answer no longer closes the turn.
         end_at = self.clock.now()

@@ -23,6 +23,7 @@ from modylbench.record._events import (
     FileTransfer,
     Interruption,
     PersonaAnswer,
+    PersonaChallenge,
     PersonaUtterance,
     QuestionAsked,
     SessionEnd,
@@ -31,7 +32,13 @@ from modylbench.record._events import (
     TurnStart,
 )
 from modylbench.record._network import network_measurements
-from modylbench.record._responses import PersonaReply, ScenarioResponses, TurnResponse, WorkProduct
+from modylbench.record._responses import (
+    PersonaChallengeNote,
+    PersonaReply,
+    ScenarioResponses,
+    TurnResponse,
+    WorkProduct,
+)
 from modylbench.record._speech import (
     WORDS_PER_VOICED_SECOND,
     SpeechTurn,
@@ -93,6 +100,7 @@ class _TurnAcc:
     first_file: float | None = None
     talk_time: float = 0.0
     replies: list[PersonaReply] = field(default_factory=list)
+    challenges: list[PersonaChallengeNote] = field(default_factory=list)
     interruptions: int = 0
     barge_ins: int = 0
 
@@ -181,6 +189,11 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             if a is not None:
                 a.replies.append(PersonaReply(question=asked.get(e.question_id, ""), knowledge=list(e.knowledge),
                                               outcome=e.outcome, text=e.text))
+        elif isinstance(e, PersonaChallenge):
+            a = acc(e.turn_index)
+            if a is not None:
+                a.challenges.append(PersonaChallengeNote(fact_id=e.fact_id, fact_turn=e.fact_turn, figure=e.figure,
+                                                         outcome=e.outcome, text=e.text))
         elif isinstance(e, TurnEnd):
             current = e.turn_index
         elif isinstance(e, SessionEnd):
@@ -217,6 +230,8 @@ def derive_responses(events: Iterable[Any], model_id: str | None = None, trial: 
             chat_messages=a.chat,
             latency_ms=firsts[first] if first is not None else None,
             persona_replies=a.replies,
+            # Only a meeting whose persona challenges wrong figures says which it challenged (none: []).
+            persona_challenges=a.challenges if start.persona_challenges else None,
         ))
         per_turn.append({
             "turn_index": idx,

@@ -79,6 +79,11 @@ class SessionStart(_Event):
     scenario_seed: int = Field(
         default=0, ge=0, description="Instance of a built-in scenario played (--seed; 0 the published data)."
     )
+    persona_challenges: bool = Field(
+        default=False,
+        description="The persona challenges wrong figures in this meeting (persona_challenge events; absent in "
+        "records made before it could).",
+    )
 
 
 class TurnStart(_Event):
@@ -201,6 +206,34 @@ class PersonaAnswer(_Event):
     knowledge: list[str] = Field(default_factory=list, description="Ids of the knowledge items the answer gives.")
     outcome: Literal["answered", "unknown", "deliverable"] = Field(description="What kind of answer it is.")
     answerer: str = Field(default="offline", description="Who composed it: offline (deterministic) or the LLM's id.")
+    replaced: str = Field(
+        default="",
+        description="With --persona-llm: why the model's answer was not said and the offline answer was instead "
+        "(a figure the persona does not know, an expected output, a withheld fact not asked for, the call "
+        "failed); '' when nothing was replaced.",
+    )
+    rejected: str = Field(default="", description="The model's answer that was not said (when replaced after a check).")
+
+
+class PersonaChallenge(_Event):
+    """The persona challenged a wrong figure the agent gave for a designated fact (docs/scoring.md "Pushback"),
+    at the start of the next turn, in its voice with a caption or in chat; recorded when that turn closes, with
+    how the agent answered it there. ``turn_index`` is the turn it was raised in."""
+
+    event: Literal["persona_challenge"] = "persona_challenge"
+    challenge_id: str = Field(description="c<turn>.<n>: the caption's or chat message's id.")
+    fact_id: str = Field(description="The expected fact challenged (``pushback: true``).")
+    fact_turn: int = Field(ge=0, description="The turn the fact and the wrong figure belong to.")
+    figure: str = Field(description="The agent's figure, as it said it.")
+    text: str = Field(description="What the persona said or posted.")
+    channel: Literal["audio", "chat"] = Field(description="How the challenge went out.")
+    start: float = Field(description="Meeting time the challenge started (spoken) or was posted.")
+    end: float = Field(description="Meeting time it ended (spoken) or was posted.")
+    audio: Attachment | None = Field(default=None, description="The synthesised challenge (WAV), on audio.")
+    outcome: Literal["corrected", "defended", "not_answered"] = Field(
+        description="How the agent answered it in this turn (its words up to the turn's close): corrected (it "
+        "stated the value), defended (a wrong figure for it again) or not_answered."
+    )
 
 
 class FileTransfer(_Event):
@@ -399,6 +432,7 @@ Event = Annotated[
     | ChatMessage
     | QuestionAsked
     | PersonaAnswer
+    | PersonaChallenge
     | FileTransfer
     | ScreenFrame
     | DocUpdate

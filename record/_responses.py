@@ -42,6 +42,17 @@ class PersonaReply(_Model):
     text: str = Field(default="", description="What the persona said or posted.")
 
 
+class PersonaChallengeNote(_Model):
+    """A wrong figure the persona challenged at the start of this turn and how the agent answered (ours; from
+    the record's ``persona_challenge`` events; ``evaluate`` takes no file's word for it)."""
+
+    fact_id: str = Field(description="The expected fact challenged.")
+    fact_turn: int = Field(ge=0, description="The turn the fact and the wrong figure belong to.")
+    figure: str = Field(description="The agent's figure, as it said it.")
+    outcome: str = Field(description="corrected, defended or not_answered (the persona's reading of this turn).")
+    text: str = Field(default="", description="What the persona said or posted.")
+
+
 class TurnResponse(_Model):
     """The agent's response to one persona turn."""
 
@@ -54,6 +65,11 @@ class TurnResponse(_Model):
     persona_replies: list[PersonaReply] = Field(
         default_factory=list,
         description="What the persona answered to the agent's questions this turn (ours; docs/scoring.md \"Asking\").",
+    )
+    persona_challenges: list[PersonaChallengeNote] | None = Field(
+        default=None,
+        description="Wrong figures the persona challenged at this turn's start (ours; docs/scoring.md \"Pushback\"); "
+        "null when not recorded (a responses file), [] when the persona challenged nothing.",
     )
 
 

@@ -21,12 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modylbench.scenarios._templates import humanise
 from modylbench.scenarios._values import (
-    Quantity,
     as_number,
     label_tokens,
     number_matches,
     quantities,
+    quantity_spans,
     spoken_to_digits,
+    stated_tolerance_pct,
     unit_family,
 )
 
@@ -328,6 +329,33 @@ def link_withheld(scenario: Scenario) -> Scenario:
     return scenario
 
 
+def withheld_edits(scenario: Scenario) -> dict[int, str]:
+    """The expected edits whose value depends on a withheld item: index in ``expected_mutations`` -> the item's
+    id. An edit from the turn the item is needed on whose value holds it: its figure (a number leaf equal to a
+    numeric item's value) or its words (a text leaf holding one of a text item's keywords, else its value).
+    Generated from the knowledge, never typed; an edit before the item is needed cannot depend on it."""
+    k = scenario.knowledge
+    if k is None:
+        return {}
+    out: dict[int, str] = {}
+    for item in k.withheld:
+        if item.turn is None:
+            continue
+        words = [w.lower() for w in (item.keywords or [str(item.value)])] if isinstance(item.value, str) else []
+        for i, m in enumerate(scenario.expected_mutations):
+            if m.turn_index < item.turn or i in out:
+                continue
+            for leaf in _leaves([m.expected_value, m.value]):
+                if isinstance(leaf, str) and words and any(w in leaf.lower() for w in words):
+                    out[i] = item.id
+                    break
+                n = as_number(leaf) if not isinstance(leaf, bool | str) else None
+                if n is not None and not isinstance(item.value, str) and _same(float(n), float(item.value)):
+                    out[i] = item.id
+                    break
+    return out
+
+
 PUSHBACK_FACTS = 3
 """Facts per scenario whose wrong figure the persona challenges."""
 PUSHBACK_UNITS = ("%", "x", "$M", "$B", "€M", "$")
@@ -366,27 +394,36 @@ def _fact_words(description: str) -> set[str]:
     return {t for t in label_tokens(description) if not any(c.isdigit() for c in t) and len(t) > 2}
 
 
-def wrong_figure(fact: ExpectedFact, text: str, known: Sequence[ExpectedFact] = ()) -> Quantity | None:
-    """The wrong figure ``text`` gives for a numeric ``fact``, if any: a figure of the fact's kind and about its
-    size (a third to three times it) in a sentence that names the fact (a third of the words of its description),
-    when nothing in the text states the fact's value and the figure states none of the ``known`` facts (the
-    turn's others). What the persona challenges and the scorer reads as
-    a wrong claim (docs/scoring.md "Pushback"); a correct figure is never one."""
-    if isinstance(fact.value, str) or not text.strip():
+def states_value(fact: ExpectedFact, text: str) -> bool:
+    """Whether ``text`` states a numeric ``fact``'s value in any usual notation, within the fact's tolerance or
+    the precision the figure was stated with ('25%' for 24.6 %, '0.246', 'twenty-four point six percent')."""
+    if isinstance(fact.value, str):
+        return False
+    value, unit = float(fact.value), fact.unit
+    return any(number_matches(q, value, unit, max(fact.tolerance_pct, stated_tolerance_pct(q.value)))
+               for q in quantities(spoken_to_digits(text)))
+
+
+def wrong_figure(fact: ExpectedFact, text: str, known: Sequence[ExpectedFact] = ()) -> str | None:
+    """The wrong figure ``text`` gives for a numeric ``fact``, if any (as said, '27%'): a figure of the fact's
+    kind and about its size (a third to three times it) in a sentence that names the fact (a third of the words
+    of its description), when nothing in the text states the fact's value (within its tolerance or the
+    figure's stated precision, any usual notation) and the figure states none of the ``known`` facts (the
+    turn's others). What the persona challenges and the scorer reads as a wrong claim (docs/scoring.md
+    "Pushback"); a correct figure is never one."""
+    if isinstance(fact.value, str) or not text.strip() or states_value(fact, text):
         return None
-    value, unit, tol = float(fact.value), fact.unit, fact.tolerance_pct
+    value, unit = float(fact.value), fact.unit
     digits = spoken_to_digits(text)
-    if any(number_matches(q, value, unit, tol) for q in quantities(digits)):
-        return None
     family, scale = unit_family(unit)
     terms = _fact_words(fact.description)
     if not terms:
         return None
-    best: tuple[float, Quantity] | None = None
+    best: tuple[float, str] | None = None
     for sentence in _SENTENCES.split(digits):
         if len(terms & set(label_tokens(sentence))) * 3 < len(terms):
             continue
-        for q in quantities(sentence):
+        for start, end, q in quantity_spans(sentence):
             if family in ("pct", "mult", "bps") and q.family != family:
                 continue
             if family in ("money", "count") and q.family in ("pct", "mult", "bps"):
@@ -401,5 +438,40 @@ def wrong_figure(fact: ExpectedFact, text: str, known: Sequence[ExpectedFact] = 
             if want and got and 1 / 3 <= got / want <= 3:
                 off = abs(math.log(got / want))
                 if best is None or off < best[0]:
-                    best = (off, q)
+                    best = (off, sentence[start:end].strip())
     return best[1] if best is not None else None
+
+
+ChallengeOutcome = Literal["corrected", "defended", "not_answered"]
+CHALLENGE_OUTCOMES: tuple[str, ...] = ChallengeOutcome.__args__  # type: ignore[attr-defined]
+
+
+def challenge_outcome(fact: ExpectedFact, said: str, known: Sequence[ExpectedFact] = ()) -> ChallengeOutcome:
+    """How the agent answered the persona's challenge of its figure for ``fact``, from its words ``said`` in the
+    turn the challenge was raised: ``corrected`` (it states the value), ``defended`` (it gives a wrong figure
+    for it again) or ``not_answered``."""
+    if states_value(fact, said):
+        return "corrected"
+    return "defended" if wrong_figure(fact, said, known) is not None else "not_answered"
+
+
+def pushback_wrong_figures(scenario: Scenario, turn_index: int, said: str) -> list[tuple[ExpectedFact, str]]:
+    """The designated facts of turn ``turn_index`` that the agent's words ``said`` give a wrong figure for, with
+    the figure as said: what the persona challenges at the next turn's start."""
+    turn = scenario.turns[turn_index]
+    out = []
+    for f in turn.expected_facts:
+        if f.pushback:
+            fig = wrong_figure(f, said, [x for x in turn.expected_facts if x is not f])
+            if fig is not None:
+                out.append((f, fig))
+    return out
+
+
+def challenge_answer(scenario: Scenario, fact_turn: int, fact: ExpectedFact, said: str) -> ChallengeOutcome:
+    """How the agent's words ``said`` in the turn after ``fact_turn`` answer the challenge of its figure for
+    ``fact`` (``challenge_outcome``; the figures of both turns' other facts are no wrong figure for it)."""
+    known = [x for x in scenario.turns[fact_turn].expected_facts if x is not fact]
+    if fact_turn + 1 < len(scenario.turns):
+        known += scenario.turns[fact_turn + 1].expected_facts
+    return challenge_outcome(fact, said, known)

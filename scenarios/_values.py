@@ -176,6 +176,25 @@ def unit_family(unit: str) -> tuple[str, float]:
     return ("count" if u else "any"), 1.0
 
 
+def stated_tolerance_pct(v: float, floor_pct: float = 0.5) -> float:
+    """How precisely a figure was stated: half a unit of its last digit, relative (at least ``floor_pct``).
+
+    '25' may stand for 24.6 (a rounded figure is still a known one); '24.6' may not stand for 24.9.
+    """
+    if v == 0:
+        return floor_pct
+    text = repr(abs(v))
+    decimals = len(text.split(".")[1]) if "." in text and not text.endswith(".0") and "e" not in text else 0
+    unit = 10.0 ** (-decimals)
+    if decimals == 0 and abs(v) >= 1000:
+        # Full digits carry their precision in their trailing zeros: $2,400,000 is $2.4M.
+        n = int(abs(v))
+        while n and n % 10 == 0:
+            n //= 10
+            unit *= 10
+    return max(floor_pct, 0.5 * unit / abs(v) * 100)
+
+
 def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -> bool:
     """Whether a quantity read from text states ``value`` (in ``unit``) within tolerance.
 

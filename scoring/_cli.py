@@ -227,13 +227,17 @@ RECORD_ONLY_MEASUREMENTS = ("network", "turn_taking")
 
 
 def untrusted_measurements(resp: Any) -> Any:
-    """The line without the figures only a record can give: what the network destroyed excuses turns only when
-    it is derived from a session record (run, replay), never because a responses file says so, and the
-    turn-taking panel the scorecard shows is measured, not claimed."""
+    """The line without what only a session record can say: the network figures it claims (what the network
+    destroyed excuses turns only when derived from a record: run, replay), the turn-taking panel (measured, not
+    claimed) and the challenges it says the persona raised (a file cannot spare itself a defended figure by
+    saying none was raised; docs/scoring.md "Pushback")."""
     m = resp.measurements
     if isinstance(m, dict) and any(k in m for k in RECORD_ONLY_MEASUREMENTS):
-        return resp.model_copy(update={"measurements": {k: v for k, v in m.items()
+        resp = resp.model_copy(update={"measurements": {k: v for k, v in m.items()
                                                         if k not in RECORD_ONLY_MEASUREMENTS}})
+    if any(t.persona_challenges is not None for t in resp.turns):
+        resp = resp.model_copy(update={"turns": [t.model_copy(update={"persona_challenges": None})
+                                                 for t in resp.turns]})
     return resp
 
 

@@ -21,16 +21,18 @@ from modylbench.scenarios import (
     ExpectedFact,
     Scenario,
     apply_mutations,
+    challenge_answer,
     close,
     label_tokens,
     leaves,
     normal_text,
     parse_signal_number,
+    pushback_wrong_figures,
     quantity_spans,
     spoken_to_digits,
+    stated_tolerance_pct,
     unit_family,
     value_credit,
-    wrong_figure,
 )
 from modylbench.scenarios.builtin import published_counterpart
 from modylbench.scoring._judges import Item, Judge, ProductItem, TurnItem
@@ -265,22 +267,8 @@ def _known_numbers(scenario: Scenario) -> list[float]:
 
 
 def _stated_tolerance_pct(v: float) -> float:
-    """How precisely a figure was stated: half a unit of its last digit, relative (at least KNOWN_TOLERANCE_PCT).
-
-    '25' may stand for 24.6 (a rounded figure is still a known one); '24.6' may not stand for 24.9.
-    """
-    if v == 0:
-        return KNOWN_TOLERANCE_PCT
-    text = repr(abs(v))
-    decimals = len(text.split(".")[1]) if "." in text and not text.endswith(".0") and "e" not in text else 0
-    unit = 10.0 ** (-decimals)
-    if decimals == 0 and abs(v) >= 1000:
-        # Full digits carry their precision in their trailing zeros: $2,400,000 is $2.4M.
-        n = int(abs(v))
-        while n and n % 10 == 0:
-            n //= 10
-            unit *= 10
-    return max(KNOWN_TOLERANCE_PCT, 0.5 * unit / abs(v) * 100)
+    """How precisely a figure was stated (``scenarios.stated_tolerance_pct``, at least KNOWN_TOLERANCE_PCT)."""
+    return stated_tolerance_pct(v, KNOWN_TOLERANCE_PCT)
 
 
 def _is_known(v: float, known: list[float], tolerance_pct: float = KNOWN_TOLERANCE_PCT) -> bool:
@@ -692,11 +680,14 @@ class OfflineJudge(Judge):
         defended = []
         prev_turn = item.scenario.turns[turn.turn_index - 1] if turn.turn_index > 0 else None
         prev_said = _said(item.prev_response)
+        # A line from a session record says which challenges the persona raised; only those can be defended.
+        raised = r.persona_challenges if r is not None else None
         if prev_turn is not None and prev_said.strip():
-            for f in prev_turn.expected_facts:
-                others = [x for x in prev_turn.expected_facts if x is not f]
-                if f.pushback and wrong_figure(f, prev_said, others) is not None \
-                        and wrong_figure(f, said, [*others, *turn.expected_facts]) is not None:
+            for f, _ in pushback_wrong_figures(item.scenario, prev_turn.turn_index, prev_said):
+                if raised is not None and not any(c.fact_id == f.id and c.fact_turn == prev_turn.turn_index
+                                                  for c in raised):
+                    continue
+                if challenge_answer(item.scenario, prev_turn.turn_index, f, said) == "defended":
                     defended.append(f.id)
         if defended:
             flags.append("defended_wrong_figure")

@@ -28,6 +28,7 @@ from modylbench.scenarios import (
     VerificationCriterion,
     label_similarity,
     run_check,
+    withheld_edits,
 )
 from modylbench.scenarios.builtin import instance_of, published_counterpart
 from modylbench.scoring import _formula as F
@@ -269,7 +270,13 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
         trajectory = snapshot_trajectory(resp)
         source = "snapshots" if trajectory is not None else "none"
     found = edit_evidence(trajectory, scenario)
-    evidence = found.edits
+    told = told_withheld(resp, scenario)
+    # An edit whose value depends on a withheld item counts only once the persona gave it (docs/scoring.md
+    # "Asking"), by the end of the turn the value was there: written before, it was a guess.
+    linked = withheld_edits(scenario)
+    evidence = [EditEvidence("unasked", ev.turn) if ev is not None and ev.counts and i in linked
+                and told.get(linked[i], len(scenario.turns)) > (ev.turn if ev.turn is not None else -1) else ev
+                for i, ev in enumerate(found.edits)]
     metrics = compute_metrics(trajectory, scenario, source)
     metrics.on_time = sum(1 for ev in evidence if ev is not None and ev.counts)
     metrics.late = sum(1 for ev in evidence if ev is not None and ev.status == "late")
@@ -281,7 +288,6 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     for em, ev in zip(scenario.expected_mutations, evidence, strict=True):
         if ev is not None:
             expected_by_turn[em.turn_index].append((em, ev))
-    told = told_withheld(resp, scenario)
     turn_items = [
         TurnItem(
             scenario=scenario,

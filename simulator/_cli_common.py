@@ -35,6 +35,24 @@ asr_option = click.option(
          "4.5 words per voiced second.",
 )
 
+persona_llm_option = click.option(
+    "--persona-llm", "persona_llm", default=None, metavar="openai/MODEL[@BASE_URL]",
+    help="Let a model word the persona's answers to the agent's questions, given only what the persona knows; "
+         "each answer is checked (every figure the persona's, none an expected output) and the deterministic "
+         "answer is said instead when it fails (recorded as replaced). Default: the deterministic answerer.",
+)
+
+
+def check_persona_llm(spec: str | None) -> None:
+    """A bad --persona-llm is one clear line (exit 2) before anything runs."""
+    from modylbench.personas import PersonaLLMError
+    from modylbench.personas import check_persona_llm as check
+
+    try:
+        check(spec)
+    except PersonaLLMError as exc:
+        raise UserError(str(exc)) from None
+
 
 def _read_network(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
     if value is None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from modylbench.personas import DEFAULT_ANSWERER
 from modylbench.record import Manifest, SessionFolder
 from modylbench.scoring import INCOMPLETE_EXIT
 from modylbench.simulator._batch import BatchRun
@@ -19,10 +20,12 @@ from modylbench.simulator._cli_common import (
     asr_option,
     check_asr,
     check_judges,
+    check_persona_llm,
     judge_option,
     network_option,
     network_seed,
     owning,
+    persona_llm_option,
     score_and_print,
     workers_option,
     write_report,
@@ -75,6 +78,7 @@ logger = logging.getLogger(__name__)
 @click.option("--speech", default="espeak", show_default=True,
               help="Persona speech engine: espeak (embedded) or openai[/MODEL[@BASE_URL]].")
 @asr_option
+@persona_llm_option
 @network_option(names_folder=True)
 @scenarios_option
 @seed_option
@@ -83,7 +87,8 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
         judges: tuple[str, ...], speed: float | None, trials: int, concurrency: int, force: bool,
         no_captions: bool, speech: str, scenario_paths: tuple[Path, ...], seed: int, progress: str,
         progress_json: bool, asr: str | None, agent_names: tuple[str, ...], join_timeout: float,
-        agent_env: tuple[str, ...] = (), network: Any = None, workers: int | None = None) -> None:
+        agent_env: tuple[str, ...] = (), network: Any = None, workers: int | None = None,
+        persona_llm: str | None = None) -> None:
     """Run live meetings with an agent (built-in, your command or your Python function), record each, score it
     and print the summary.
 
@@ -122,18 +127,20 @@ def run(scenario_ids: tuple[str, ...], agents: tuple[str, ...], transport: str, 
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
+    check_persona_llm(persona_llm)
     resolved = _resolve_agents(agents, agent_names, transport)
     specs: list[RunSpec] = []
     for sc in chosen:
         for agent in resolved:
             for trial in range(trials):
                 key = SessionKey(sc.scenario_id, agent.spec, agent.name, transport, turns, seed, trial,
-                                 network=net_key)
+                                 network=net_key, answerer=persona_llm or DEFAULT_ANSWERER)
                 folder = key.folder(out)
                 if any(s.folder == folder for s in specs):
                     continue  # the same agent named twice: one session, one writer
                 specs.append(RunSpec(sc, agent.spec, folder, transport, speed=speed, speech=speech,
                                      meeting=MeetingOptions(turns=turns, judges=list(panel), seed=seed, asr=asr,
+                                                            answerer=persona_llm or DEFAULT_ANSWERER,
                                                             extra_manifest={MANIFEST_KEY: key.manifest_entry()}),
                                      link=LinkOptions(captions=not no_captions, network=network,
                                                       network_seed=network_seed(seed, trial)),

@@ -13,15 +13,18 @@ from typing import Any
 import click
 
 from modylbench.channels import TaskOwner
+from modylbench.personas import DEFAULT_ANSWERER
 from modylbench.record import SessionFolder
 from modylbench.simulator._cli_common import (
     asr_option,
     check_asr,
     check_judges,
+    check_persona_llm,
     deprecated_spelling,
     judge_option,
     network_option,
     network_seed,
+    persona_llm_option,
     score_and_print,
     write_report,
 )
@@ -52,6 +55,7 @@ from modylbench.simulator._errors import UserError
               help="With --web: seconds the page stays served after the scorecard, for the report link.")
 @judge_option
 @asr_option
+@persona_llm_option
 @network_option()
 @scenarios_option
 @seed_option
@@ -59,7 +63,7 @@ def serve(scenario_id: str, host: str, port: int, session_folder: Path | None, o
           turns: int | None, wait_seconds: float,
           no_captions: bool, speech: str, web: bool, linger: float, judges: tuple[str, ...],
           scenario_paths: tuple[Path, ...], seed: int, asr: str | None, network: Any = None,
-          bot_api: bool = False, bot_api_port: int = 8766) -> None:
+          bot_api: bool = False, bot_api_port: int = 8766, persona_llm: str | None = None) -> None:
     """Start a meeting and wait for an outside agent to join over WebRTC.
 
     Prints the join URL and token and a ready-to-paste command that joins with the example agent (stderr) and,
@@ -75,6 +79,7 @@ def serve(scenario_id: str, host: str, port: int, session_folder: Path | None, o
     panel = list(judges) or ["offline"]
     check_judges(panel)
     check_asr(asr)
+    check_persona_llm(persona_llm)
     folder = session_folder or out or Path("runs") / f"{scenario_id}__external-{time.strftime('%Y%m%d-%H%M%S')}"
     if SessionFolder(folder).has_record():
         raise UserError(f"{folder} already holds a session; choose another --session-folder")
@@ -87,7 +92,7 @@ def serve(scenario_id: str, host: str, port: int, session_folder: Path | None, o
         raise UserError(f"{exc}; choose another --session-folder") from None
     try:
         asyncio.run(_serve(scenario, scenarios, host, port, folder, turns, wait_seconds, not no_captions, speech,
-                           panel, web, linger, seed, asr, network, bot_api_port if bot_api else None))
+                           panel, web, linger, seed, asr, network, bot_api_port if bot_api else None, persona_llm))
     finally:
         lock.release()
 
@@ -136,7 +141,7 @@ def _page_info(scenario: Any) -> dict[str, Any]:
 async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int, folder: Path, turns: int | None,
                  wait_seconds: float, captions: bool, speech: str, panel: list[str], web: bool,
                  linger: float, seed: int = 0, asr: str | None = None, network: Any = None,
-                 bot_api_port: int | None = None) -> None:
+                 bot_api_port: int | None = None, persona_llm: str | None = None) -> None:
     from modylbench.channels import LinkOptions, SignalingServer, WallClock, WebServer
     from modylbench.simulator._runner import speech_engines
     from modylbench.simulator._session import MeetingOptions, run_meeting
@@ -156,7 +161,8 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
         click.echo(f"  token:    {meeting.token}", err=True)
         ready: dict[str, Any] = {"event": "meeting_ready", "url": meeting.url, "token": meeting.token,
                                  "scenario_id": scenario.scenario_id, "seed": seed, "session_folder": str(folder)}
-        mopts = MeetingOptions(turns=turns, judges=panel, seed=seed, asr=asr, extra_manifest={"agent_kind": "external"})
+        mopts = MeetingOptions(turns=turns, judges=panel, seed=seed, asr=asr, extra_manifest={"agent_kind": "external"},
+                               answerer=persona_llm or DEFAULT_ANSWERER)
         page = None
         if isinstance(server, WebServer):
             page = server.add_web(meeting, folder, _page_info(scenario))

@@ -46,11 +46,12 @@ from modylbench.channels import (
     sync_message,
 )
 from modylbench.personas import (
+    DEFAULT_ANSWERER,
     AgentActivity,
-    OfflineAnswerer,
     PersonaOptions,
     ScriptedPersona,
     SpeechEngine,
+    make_answerer,
     room_hello_of,
 )
 from modylbench.record import (
@@ -302,9 +303,10 @@ class MeetingOptions:
     faults: AgentFaults | None = None
     """Where the agent's runner reports its failures; recorded as ``agent_error`` events. A meeting the agent
     left after a fatal one ends as ``agent_error``."""
-    answerer: str | None = "offline"
-    """Who answers the agent's questions: ``offline`` (deterministic, from the scenario's knowledge) or None
-    (the persona plays its script whatever is asked). Scenarios without knowledge have no answerer."""
+    answerer: str | None = DEFAULT_ANSWERER
+    """Who answers the agent's questions: ``offline`` (deterministic, from the scenario's knowledge),
+    ``openai/MODEL[@BASE_URL]`` (``--persona-llm``: a model words the answers, each checked) or None (the persona
+    plays its script whatever is asked). Scenarios without knowledge have no answerer."""
 
 
 class AgentEventRecorder:
@@ -535,7 +537,7 @@ async def run_meeting(
     rec.doc = doc
     if opts.on_doc is not None:
         opts.on_doc(doc)
-    answerer = OfflineAnswerer(scenario) if opts.answerer == "offline" and scenario.knowledge is not None else None
+    answerer = make_answerer(opts.answerer, scenario)
     persona = ScriptedPersona(scenario, link, clock, speech, rec.emit, rec.attach, act, opts.persona,
                               on_audio=lambda t, pcm: rec.persona_audio.append((t, pcm)), answerer=answerer)
     persona.prepare(turns)  # before the clock matters: synthesis time is not meeting time
@@ -545,7 +547,7 @@ async def run_meeting(
     reason, detail, played = "completed", "", 0
     rec.emit(SessionStart(**rec.common(), scenario_id=scenario.scenario_id, scenario_hash=scenario_hash(scenario),
                           agent=agent_name, transport=link.transport, turns_planned=len(turns),
-                          scenario_seed=opts.seed))
+                          scenario_seed=opts.seed, persona_challenges=persona.challenges))
     faults.bind(lambda entry: rec.emit(AgentError(**rec.common(), **entry)))
     # The deliverables' templates are in the document before turn 0 (recorded with origin persona);
     # an agent that syncs gets them with everything else.

@@ -9,6 +9,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from modylbench.personas import DEFAULT_ANSWERER
 from modylbench.record import CLEAN_NETWORK, Manifest, SessionFolder, fit_name
 
 MANIFEST_KEY = "session"
@@ -58,14 +59,20 @@ class SessionKey:
     network: str = CLEAN_NETWORK
     """The network profile the packets crossed (``NetworkProfile.key``: a built-in's name or a custom profile's
     canonical spec); ``clean`` when nothing impaired them. Keys recorded before it existed read as clean."""
+    answerer: str = DEFAULT_ANSWERER
+    """Who worded the persona's answers: ``offline``, or the ``--persona-llm`` spec. Keys recorded before it
+    existed read as offline."""
 
     @property
     def name(self) -> str:
-        """The session folder's name: ``<scenario>__<agent>__<transport>[__net-<network>]__<turns>__seed<S>__t<T>``;
-        the network part only when it is not clean (a clean session keeps the name it had before networks)."""
+        """The session folder's name:
+        ``<scenario>__<agent>__<transport>[__net-<network>][__persona-<llm>]__<turns>__seed<S>__t<T>``; the network
+        part only when it is not clean, the persona part only with --persona-llm (so older names stay)."""
         turns = "all" if self.turns is None else f"turns{self.turns}"
         agent = agent_slug(self.agent_name, self.agent)
         net = "" if self.network == CLEAN_NETWORK else f"__net-{network_slug(self.network)}"
+        if self.answerer != DEFAULT_ANSWERER:  # an offline persona keeps the name it had before LLM answerers
+            net += f"__persona-{network_slug(self.answerer)}"
         # fit_name: a long scenario id with a long agent name still fits the file system (hash-shortened).
         return fit_name(f"{self.scenario_id}__{agent}__{self.transport}{net}__{turns}__seed{self.seed}__t{self.trial}")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from modylbench.record import ScenarioResponses
-from modylbench.scenarios import WITHHELD_FACT_PREFIX, load_builtin, wrong_figure
+from modylbench.scenarios import WITHHELD_FACT_PREFIX, load_builtin, withheld_edits, wrong_figure
 from modylbench.scoring import make_judges, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "responses"))
@@ -143,3 +143,19 @@ def test_pushback_correct_never_challenged_wrong_defended_costs(sc: Any) -> None
         assert _turn(d, nxt)["score"] < _turn(base, nxt)["score"]
         assert _turn(c, t.turn_index)["score"] > _turn(d, t.turn_index)["score"]
     assert checked
+
+
+@pytest.mark.parametrize("sc", [s for s in SCENARIOS if withheld_edits(s)], ids=lambda s: s.scenario_id)
+def test_an_edit_that_depends_on_a_withheld_value_counts_once_it_was_given(sc: Any) -> None:
+    # The same edits, made without having asked: the ones holding the withheld value do not count.
+    ref = M.correct(sc)
+    guessed = copy.deepcopy(ref)
+    for t in guessed["turns"]:
+        t.pop("persona_replies", None)
+    asked, guess = _run(sc, ref), _run(sc, guessed)
+    assert asked["modylbench_score"] >= 9.0
+    linked = {sc.expected_mutations[i].product_id for i in withheld_edits(sc)}
+    by_id = {p["product_id"]: p for p in asked["products"]}
+    g_by_id = {p["product_id"]: p for p in guess["products"]}
+    assert any(g_by_id[p]["score"] < by_id[p]["score"] for p in linked if p in by_id), (
+        [(p, by_id[p]["score"], g_by_id[p]["score"]) for p in linked if p in by_id])
