@@ -25,6 +25,7 @@ from modylbench.record._events import (
     PersonaAnswer,
     PersonaAside,
     PersonaBackchannel,
+    PersonaChallenge,
     PersonaUtterance,
 )
 from modylbench.scenarios import AGENT, ROOM
@@ -167,8 +168,8 @@ def turn_taking(events: Iterable[Any]) -> TurnTaking:
                 continue
             utterances.append(span)
             directed.append(span)
-        elif isinstance(e, PersonaAnswer) and e.channel == "audio":
-            directed.append(_Span(e.start, e.end, e.turn_index))
+        elif isinstance(e, PersonaAnswer | PersonaChallenge) and e.channel == "audio":
+            directed.append(_Span(e.start, e.end, e.turn_index))  # spoken to the agent, not a line of the script
         elif isinstance(e, Interruption) and e.by == "persona":
             barge_ins.append(_Span(e.meeting_time, e.meeting_time, e.turn_index))
         elif isinstance(e, PersonaBackchannel):
