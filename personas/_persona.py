@@ -228,13 +228,13 @@ class ScriptedPersona:
             text, self._announce = self._announce, None
             await self.link.send_chat(text)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=text))
+        if turn.aside is not None:
+            await self._aside(turn)  # words for someone else open the turn, before a challenge or the line
         raised = [await self._raise(turn, c) for c in due]
         if turn.chat_message:
             speaker = self.room.speaker(turn) if self.room is not None else None
             await self.link.send_chat(turn.chat_message, sender=speaker)
             self.emit(ChatMessage(**self._common(turn), sender="persona", text=turn.chat_message, speaker=speaker))
-        if turn.aside is not None:
-            await self._aside(turn)
         await self._speak(turn)
         for name in turn.files:
             await self._push(turn, name)
