@@ -75,7 +75,9 @@ def _public_edits(scenario: Scenario) -> set[int]:
     one (same turn, part and value: public through seed 0's export), and lookups (every figure of the value is
     one the meeting showed the agent: an input read off, not derived work; any scenario and instance)."""
     key = (scenario.scenario_id, scenario.seed, id(scenario))
-    hit = _PUBLIC_EDITS.get(key)
+    cached = _PUBLIC_EDITS.get(key)
+    # The object is kept with its answer: an id is reused once a scenario is gone (a slice, a copy).
+    hit = cached[1] if cached is not None and cached[0] is scenario else None
     if hit is None:
         def sig(m: Any) -> tuple[int, str, str, str, str]:
             return (m.turn_index, m.product_id, m.path, m.mutation_type,
@@ -88,11 +90,11 @@ def _public_edits(scenario: Scenario) -> set[int]:
                if sig(m) in seen or is_lookup(expected_value(m), shown)}
         if len(_PUBLIC_EDITS) > 32:
             _PUBLIC_EDITS.clear()
-        _PUBLIC_EDITS[key] = hit
+        _PUBLIC_EDITS[key] = (scenario, hit)
     return hit
 
 
-_PUBLIC_EDITS: dict[tuple[str, int, int], set[int]] = {}
+_PUBLIC_EDITS: dict[tuple[str, int, int], tuple[Scenario, set[int]]] = {}
 
 
 def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:
