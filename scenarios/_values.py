@@ -143,8 +143,15 @@ def _round_sig(v: float, k: int) -> float:
     return round(v, k - 1 - int(math.floor(math.log10(abs(v)))))
 
 
+def _calendar_year(v: float) -> bool:
+    return v == int(v) and 1900 <= abs(v) <= 2100
+
+
 def close(stated: float, value: float, tolerance_pct: float) -> bool:
-    """Within tolerance, or the value correctly rounded to three or more significant figures."""
+    """Within tolerance, or the value correctly rounded to three or more significant figures. A calendar
+    year is a label, not a measurement: 2026 does not state 2027, though they are 0.05 % apart."""
+    if _calendar_year(value) and stated == int(stated):
+        return stated == value
     if numbers_close(stated, value, tolerance_pct):
         return True
     if stated == 0 or value == 0 or abs(stated - value) > 0.0051 * abs(value):

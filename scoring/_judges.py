@@ -47,6 +47,9 @@ class TurnItem:
     """What it said in the previous turn: a wrong figure the persona challenged there and restated here costs."""
     told: dict[str, int] = field(default_factory=dict)
     """Withheld knowledge the persona gave the agent in answer to its questions: item id -> first turn."""
+    own_share: float | None = None
+    """The share of the meeting's own facts (not public, given or looked up) the line states anywhere: what a
+    fact counted half is worth scales with it (offline judge; docs/scoring.md)."""
     kind: str = "turn"
 
     @property

@@ -86,6 +86,9 @@ EDIT_WEIGHT = 0.65  # share of task progress that the turn's expected edits carr
 LATE_TALK_CREDIT = 0.85  # a turn's fact stated in the next turn (after a question, or once the work was done)
 READINGS_KEPT = 512  # turn readings kept per scenario (a meeting's turns, several lines at once)
 RESTATED_FACTOR = 0.5  # a fact restated later with another value, without a stated correction: both weaken
+# A fact counted half (public, given, a lookup) is evidence of work on this meeting only as far as the line shows
+# it works on this meeting: its credit scales from this share (no own fact stated) to 1 (all of them).
+OPEN_FACT_FLOOR = 0.5
 # A sentence that withdraws what was just said, or corrects it.
 _RETRACT = re.compile(
     r"\b(disregard (that|this|those|what i (just )?said|my (last|previous|earlier))|scratch that|strike that|"
@@ -156,6 +159,7 @@ class _ScenarioText:
         self.known = _known_numbers(scenario)
         self.truth = _truth_numbers(scenario)
         self.context_given = context_qs
+        self.shown = shown_numbers(scenario)
         self.published = _published_facts(scenario)
         self.text_facts = [
             f for t in scenario.turns for f in t.expected_facts
@@ -264,6 +268,40 @@ def _known_numbers(scenario: Scenario) -> list[float]:
             vals.append(q.scaled)
     vals += _solved_figures(scenario)
     return sorted({abs(v) for v in vals})
+
+
+def shown_numbers(scenario: Scenario) -> list[float]:
+    """Every figure the meeting shows the agent (sorted, magnitudes): the brief, every persona line, chat and
+    slide, the edge cases' words and the pushed data files. A fact or an expected edit whose figures are all
+    among these is a lookup of an input, not derived work, and counts half (docs/scoring.md)."""
+    pushed = {n for t in scenario.turns for n in t.files}
+    texts = [scenario.context, scenario.meeting_goal]
+    for t in scenario.turns:
+        texts += [t.human_utterance, t.chat_message or "", _slide_text(t)]
+    texts += [e.human_utterance for e in scenario.edge_cases]
+    texts = [spoken_to_digits(t) for t in texts]
+    texts += [f.content for f in scenario.data_files if f.name in pushed]
+    vals: list[float] = []
+    for q in (q for text in texts for q in quantities(text)):
+        vals.append(abs(q.value))
+        if q.scaled is not None:
+            vals.append(abs(q.scaled))
+    return sorted(set(vals))
+
+
+def is_lookup(value: Any, shown: list[float]) -> bool:
+    """``value`` (a figure, a text or a composite value) holds figures, and every one of them is a figure the
+    meeting showed the agent (within 0.5 %; counts up to 12 and years aside): reading it off is no derivation."""
+    figs: list[float] = []
+    for _path, leaf in leaves(value):
+        if isinstance(leaf, bool):
+            continue
+        if isinstance(leaf, int | float):
+            figs.append(float(leaf))
+        elif isinstance(leaf, str):
+            figs += [q.value for q in quantities(spoken_to_digits(leaf)) if not _trivial(q)]
+    figs = [v for v in figs if not (v == int(v) and (abs(v) <= 12 or 1990 <= v <= 2100))]
+    return bool(figs) and all(_is_known(abs(v), shown) for v in figs)
 
 
 def _stated_tolerance_pct(v: float) -> float:
@@ -543,7 +581,8 @@ class _Reading:
         out = []
         for f in expected:
             numeric = isinstance(f.value, int | float) and not isinstance(f.value, bool)
-            given = numeric and any(number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs)
+            given = numeric and (any(number_matches(q, float(f.value), f.unit, f.tolerance_pct) for q in given_qs)
+                                 or is_lookup(f.value, st.shown))
             share = 1.0
             if numeric:
                 fq, hedged, share = claims.fact_quantities(float(f.value), f.unit, f.tolerance_pct)
@@ -565,6 +604,30 @@ class _Reading:
 
 def _said(r: TurnResponse | None) -> str:
     return "" if r is None else "\n".join([r.agent_response, *r.chat_messages])
+
+
+def own_fact_share(scenario: Scenario, by_turn: dict[int, TurnResponse]) -> float | None:
+    """The share of the meeting's own facts (those not counted half: not public through seed 0's export, not
+    given by the persona or the brief, not a lookup of a shown input) the line states, in their turn or at
+    LATE_TALK_CREDIT in the next (None when the meeting has none). Read as the offline judge reads turns."""
+    st = OfflineJudge()._text(scenario)
+    n = 0
+    got = 0.0
+    for t in scenario.turns:
+        said, late_said = _said(by_turn.get(t.turn_index)), _said(by_turn.get(t.turn_index + 1))
+        own = st.reading(t.turn_index, said).facts(t.expected_facts)
+        late = st.reading(t.turn_index + 1, late_said).facts(t.expected_facts, t.turn_index) if late_said.strip() \
+            else None
+        for i, f in enumerate(t.expected_facts):
+            ev = own[i]
+            if ev.given or (t.turn_index, f.id) in st.published:
+                continue
+            n += 1
+            c = _credit(ev, 1.0) if said.strip() else 0.0
+            if late is not None:
+                c = max(c, LATE_TALK_CREDIT * _credit(late[i], 1.0))
+            got += c
+    return got / n if n else None
 
 
 def _credit(ev: FactEvidence, words_factor: float) -> float:
@@ -703,7 +766,10 @@ class OfflineJudge(Judge):
                 public = (turn.turn_index, ev.fact.id) in st.published
                 w = GIVEN_FACT_WEIGHT if ev.given or public else 1.0
                 total += w
-                c_own = 0.0 if withdrawn else _credit(ev, words_factor) * precision
+                # Counted half, it is evidence as far as the line shows work on this meeting elsewhere.
+                open_scale = OPEN_FACT_FLOOR + (1 - OPEN_FACT_FLOOR) * item.own_share \
+                    if w < 1.0 and item.own_share is not None else 1.0
+                c_own = 0.0 if withdrawn else _credit(ev, words_factor) * precision * open_scale
                 told_at = item.told.get(ev.fact.withheld, len(item.scenario.turns)) if ev.fact.withheld else -1
                 if told_at > turn.turn_index and c_own:
                     # Only the persona's answer reveals it: said without having been told is a guess.
@@ -713,7 +779,8 @@ class OfflineJudge(Judge):
                     # Restated later with another value and no correction said: no longer a claim of its own.
                     c_own *= RESTATED_FACTOR
                     n_restated += 1
-                c_late = LATE_TALK_CREDIT * _credit(lev, words_factor) * late_precision if lev is not None else 0.0
+                c_late = LATE_TALK_CREDIT * _credit(lev, words_factor) * late_precision * open_scale \
+                    if lev is not None else 0.0
                 if told_at > turn.turn_index + 1:
                     c_late = 0.0
                 c = max(c_own, c_late)

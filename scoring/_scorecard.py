@@ -49,8 +49,9 @@ from modylbench.scoring._models import (
     TurnScore,
     Verdict,
 )
-from modylbench.scoring._mutations import compute_metrics
+from modylbench.scoring._mutations import compute_metrics, expected_value
 from modylbench.scoring._network import NETWORK_EXCUSED_FLAG, network_excused, network_flags
+from modylbench.scoring._offline import is_lookup, own_fact_share, shown_numbers
 
 logger = logging.getLogger(__name__)
 
@@ -79,27 +80,30 @@ class _Run:
 
 
 def _public_edits(scenario: Scenario) -> set[int]:
-    """Indices of the expected edits a fresh built-in instance shares with the published one (same turn,
-    part and value): public through seed 0's export. Empty for the published instance and scenario files."""
-    published = published_counterpart(scenario)
-    if published is None:
-        return set()
+    """Indices of the expected edits that count half: those a fresh built-in instance shares with the published
+    one (same turn, part and value: public through seed 0's export), and lookups (every figure of the value is
+    one the meeting showed the agent: an input read off, not derived work; any scenario and instance)."""
     key = (scenario.scenario_id, scenario.seed, id(scenario))
-    hit = _PUBLIC_EDITS.get(key)
+    cached = _PUBLIC_EDITS.get(key)
+    # The object is kept with its answer: an id is reused once a scenario is gone (a slice, a copy).
+    hit = cached[1] if cached is not None and cached[0] is scenario else None
     if hit is None:
         def sig(m: Any) -> tuple[int, str, str, str, str]:
             return (m.turn_index, m.product_id, m.path, m.mutation_type,
                     json.dumps(m.value if m.value is not None else m.expected_value, sort_keys=True, default=str))
 
-        seen = {sig(m) for m in published.expected_mutations}
-        hit = {i for i, m in enumerate(scenario.expected_mutations) if sig(m) in seen}
+        published = published_counterpart(scenario)
+        seen = {sig(m) for m in published.expected_mutations} if published is not None else set()
+        shown = shown_numbers(scenario)
+        hit = {i for i, m in enumerate(scenario.expected_mutations)
+               if sig(m) in seen or is_lookup(expected_value(m), shown)}
         if len(_PUBLIC_EDITS) > 32:
             _PUBLIC_EDITS.clear()
-        _PUBLIC_EDITS[key] = hit
+        _PUBLIC_EDITS[key] = (scenario, hit)
     return hit
 
 
-_PUBLIC_EDITS: dict[tuple[str, int, int], set[int]] = {}
+_PUBLIC_EDITS: dict[tuple[str, int, int], tuple[Scenario, set[int]]] = {}
 
 
 def line_problem(resp: ScenarioResponses, scenarios: dict[str, Scenario]) -> str | None:
@@ -288,6 +292,7 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
     for em, ev in zip(scenario.expected_mutations, evidence, strict=True):
         if ev is not None:
             expected_by_turn[em.turn_index].append((em, ev))
+    own_share = own_fact_share(scenario, by_turn)
     turn_items = [
         TurnItem(
             scenario=scenario,
@@ -302,6 +307,7 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             later={i: r for i, r in by_turn.items() if t.turn_index < i < len(scenario.turns)},
             prev_response=by_turn.get(t.turn_index - 1),
             told=told,
+            own_share=own_share,
         )
         for t in scenario.turns
     ]
@@ -319,8 +325,9 @@ def prepare(resp: ScenarioResponses, scenario: Scenario, trial: int) -> _Run:
             for m, ev in zip(scenario.expected_mutations, evidence, strict=True)
             if e.product_id and m.product_id == e.product_id and ev is not None
         ]
-        # Expected edits a fresh instance shares with the published one (seed 0's export) count half: they
-        # are public already, like the facts of that kind (docs/scoring.md, "What counts as evidence").
+        # Expected edits a fresh instance shares with the published one (seed 0's export), and lookups of an
+        # input the meeting showed, count half: they are public already, like the facts of those kinds
+        # (docs/scoring.md, "What counts as evidence").
         public = _public_edits(scenario)
         wevs = [
             (0.5 if i in public else 1.0, ev)

@@ -326,3 +326,90 @@ def test_evaluate_does_not_take_a_files_word_for_what_the_network_destroyed(tmp_
     assert "network_excused" not in turn7["flags"] and "network_impaired" not in entry["flags"]
     # The turn-taking panel is measured from a record, never taken from a file either.
     assert entry["turn_taking"] is None
+
+
+# --------------------------------------------------------------------------- what the agent was shown (issue 23)
+
+
+def test_a_calendar_year_is_a_label_not_a_measurement() -> None:
+    """2026 is within 0.5 % of 2027, yet it does not state it; a year said right does."""
+    from modylbench.scenarios import same_number
+
+    assert not same_number(2026, 2027.0) and not same_number("2030", 2029.0)
+    assert same_number(2027, 2027.0) and same_number("2027", 2027.0)
+    assert same_number(2026.4, 2027.0 * 0.9999)  # not a whole year on the agent's side: a measurement
+
+
+def _telehealth(seed: int) -> Scenario:
+    from modylbench.scenarios.builtin import build
+
+    return build("business_strategist_telehealth_entry", seed)
+
+
+def test_a_heading_the_template_holds_is_no_evidence_for_a_section() -> None:
+    """A section whose heading the template already holds and whose text states 60 % of its figures was
+    on time by the 80 % rule (heading 1.0, text 0.6); its text alone is the work, so it is not."""
+    from modylbench.record import Mutation
+    from modylbench.scoring._evidence import edit_evidence
+
+    sc = _telehealth(0)
+    i, e = next((i, m) for i, m in enumerate(sc.expected_mutations)
+                if m.product_id == "entry_strategy" and m.mutation_type == "add_section"
+                and len(quantities((m.value or m.expected_value)["text"])) >= 5)
+    want = e.value or e.expected_value
+    import re
+
+    nums = list(re.finditer(r"\d+\.\d+", want["text"]))
+    assert len(nums) >= 5
+    text = want["text"]
+    for m in reversed(nums[len(nums) * 6 // 10:]):  # the last 40 % of its decimal figures said wrong
+        text = text[: m.start()] + "999.9" + text[m.end():]
+
+    def ev(t: str) -> Any:
+        m = Mutation(turn_index=e.turn_index, product_id=e.product_id, mutation_type="update_value",
+                     path=e.path, old_value=None, new_value={"title": want["title"], "text": t})
+        return edit_evidence([m], sc).edits[i]
+    assert ev(want["text"]).status == "on_time"
+    assert ev(text).status != "on_time"
+
+
+def test_a_lookup_of_a_shown_input_counts_half_and_derived_work_does_not() -> None:
+    """A value whose every figure the meeting showed (a pushed file's cell) is a lookup; a figure worked out
+    from the inputs is not. Lookups and public edits weigh half in a product's evidence share."""
+    from modylbench.scoring._offline import is_lookup, shown_numbers
+    from modylbench.scoring._scorecard import _public_edits
+
+    sc = _telehealth(1)
+    shown = shown_numbers(sc)
+    facts = {f.id: f for t in sc.turns for f in t.expected_facts}
+    assert is_lookup(facts["f05_sg_top3"].value, shown)  # read off the competitor file
+    assert not is_lookup(facts["f07_tam_total"].value, shown)  # the combined TAM: derived
+    assert not is_lookup("pre-tax", shown) and not is_lookup(2030, shown)  # no figure, or a year only
+    half = _public_edits(sc)
+    lookups = [i for i, m in enumerate(sc.expected_mutations)
+               if is_lookup(m.value if m.value is not None else m.expected_value, shown)]
+    assert lookups and set(lookups) <= half
+
+
+def test_what_counts_half_is_worth_what_the_line_shows_of_its_own_work() -> None:
+    """On a fresh instance, seed 0's answer recited (its public talking points right, its figures stale) keeps
+    half the credit of the public facts; the reference, stating the meeting's own facts, keeps all of it."""
+    from modylbench.record import TurnResponse
+    from modylbench.scoring._offline import own_fact_share
+
+    sc, pub = _telehealth(1), _telehealth(0)
+    ref = {t.turn_index: TurnResponse(turn_index=t.turn_index, agent_response=t.reference_response) for t in sc.turns}
+    recited = {t.turn_index: TurnResponse(turn_index=t.turn_index, agent_response=t.reference_response)
+               for t in pub.turns}
+    assert own_fact_share(sc, ref) == pytest.approx(1.0, abs=0.05)
+    assert own_fact_share(sc, recited) < 0.2
+    # A turn whose facts are all public (text talking points the instances share) scores lower for the recital.
+    ti = next(t.turn_index for t in sc.turns
+              if t.expected_facts and all(isinstance(f.value, str) for f in t.expected_facts)
+              and t.reference_response == pub.turns[t.turn_index].reference_response)
+    line_ref = {"scenario_id": sc.scenario_id, "model_id": "ref", "scenario_seed": 1,
+                "turns": [r.model_dump() for r in ref.values()]}
+    line_rec = {**line_ref, "model_id": "recited", "turns": [r.model_dump() for r in recited.values()]}
+    s_ref = next(t for t in _score(line_ref, sc).turns if t.turn_index == ti).score
+    s_rec = next(t for t in _score(line_rec, sc).turns if t.turn_index == ti).score
+    assert s_ref is not None and s_rec is not None and s_ref >= 9.0 and s_rec < 7.0

@@ -219,11 +219,7 @@ def test_knowledge_is_nested() -> None:
 
 # Gates the search still breaks on today's rules (issue 23 stays open for them). Strict: when a rule
 # change makes one hold, the test says so and the mark must go.
-KNOWN_BREACHES = {
-    ("business_strategist_telehealth_entry", 0.2): "partial p=0.2 reaches 3.81 against the 3.30 bound at budget 16 "
-    "(seed 0's words with public figures swapped in, and products likewise: what the fresh instance does not "
-    "redraw is public through seed 0's export)",
-}
+KNOWN_BREACHES: dict[tuple[str, Any], str] = {}
 
 
 def _breach(key: tuple[str, Any]) -> None:
