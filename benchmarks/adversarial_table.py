@@ -17,6 +17,7 @@ from pathlib import Path
 
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import resolve_scenarios
+from modylbench.scenarios.builtin import BUILDERS
 from modylbench.scoring import make_judges, score
 
 logger = logging.getLogger(__name__)
@@ -26,14 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))  # the test-support package (tests only, not in the wheel)
 from modylbench_testsupport import adversarial as SUITE  # noqa: E402
 
-_SHORT = {
-    "financial_analyst_lbo_model": "lbo",
-    "deep_researcher_battery_briefing": "battery",
-    "business_strategist_telehealth_entry": "telehealth",
-    "optimization_solver_supply_chain": "supply",
-    "business_analyst_pipeline_diagnosis": "pipeline",
-    "scientist_hypertension_trial": "hypertension",
-}
+_SHORT = BUILDERS  # a scenario's column is its builder's folder
 
 
 def main() -> int:

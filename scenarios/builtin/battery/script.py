@@ -30,6 +30,7 @@ from modylbench.scenarios.builtin.battery.data import (
     CANDIDATES,
     CHEMISTRIES,
     HALDEN_CLAIM_ID,
+    IDENTITY,
     LABEL,
     RETRACTED_CLAIM_ID,
     SCENARIO_ID,
@@ -1728,8 +1729,8 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
     contents = script.contents
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Deep Researcher",
-        title="Solid-State Battery Intelligence Briefing",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Helena Varga",
             role="Director of Technology Strategy, Nordhaven Motors",
@@ -1770,7 +1771,7 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
                 "Products are built step by step as the meeting goes, not dumped at the end",
             ],
         ),
-        quality_tier="Mentor",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "battery technology intelligence", "language": "en"},

@@ -25,6 +25,7 @@ from modylbench.scenarios._schema import (
     TableSpec,
     Verification,
 )
+from modylbench.scenarios.builtin.lbo.data import IDENTITY
 
 from .data import (
     FINANCIALS_FILE,
@@ -1849,8 +1850,8 @@ def _scenario(script: Script, room: Room) -> Scenario:
     ]
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Financial Analyst",
-        title="CloudSync LBO Model",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Dana Whitfield",
             role="Vice President, Harborview Capital Partners (mid-market private equity, Fund IV)",
@@ -1891,7 +1892,7 @@ def _scenario(script: Script, room: Room) -> Scenario:
                 "The quarterly file's EBITDA that does not tie to the LTM line is flagged, not silently used.",
             ],
         ),
-        quality_tier="Consultant",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=90,
         expected_mutations=script.mutations,
         metadata={

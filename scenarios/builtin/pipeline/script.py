@@ -28,6 +28,7 @@ from modylbench.scenarios._schema import (
     TableSpec,
     Verification,
 )
+from modylbench.scenarios.builtin.pipeline.data import IDENTITY
 
 from .data import BACKLOG_NAME, EXPORT_NAME, REFRESH_NAME, SCENARIO_ID, TRANSITIONS, WEEKS, CrmData, Inputs
 from .knowledge import knowledge
@@ -1937,8 +1938,8 @@ def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
     ground_truth = {k: (float(f"{v:.8g}") if isinstance(v, float) else v) for k, v in sol.gt.items()}
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Business Analyst",
-        title="Q3 Pipeline Conversion Rate Diagnosis",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Greg Halvorsen",
             role="VP of Revenue Operations, Fernhill Software (B2B AP-automation SaaS)",
@@ -1981,7 +1982,7 @@ def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
                 "Impact = missing opportunities × average closed-won deal × baseline win rate, assumptions stated",
             ],
         ),
-        quality_tier="Peer",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "revenue operations", "difficulty": "intermediate"},

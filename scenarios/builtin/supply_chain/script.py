@@ -28,6 +28,7 @@ from modylbench.scenarios._schema import (
 from modylbench.scenarios.builtin.supply_chain.data import (
     CUT_DC,
     DUPLICATE_REGION,
+    IDENTITY,
     INTERMODAL_LANE,
     MAX_OUTBOUND_DAYS,
     SCENARIO_ID,
@@ -1993,8 +1994,8 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
     inputs, net, solution = meeting.inputs, meeting.net, meeting.solution
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Optimization Solver",
-        title="Q4 Supply Chain Distribution Optimization",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Marisol Ortega",
             role="Director of Logistics Planning, Harrow & Finch Home Care",
@@ -2033,7 +2034,7 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
                 "Products are built step by step during the meeting, not dumped at the end",
             ],
         ),
-        quality_tier="Peer",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=90,
         expected_mutations=script.mutations,
         metadata={

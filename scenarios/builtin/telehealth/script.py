@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from modylbench.scenarios._kit import Script, bullets, number, text
+from modylbench.scenarios._kit import Script, bullets, identity, number, text
 from modylbench.scenarios._schema import (
     Channel,
     ChartSeries,
@@ -75,7 +75,9 @@ from modylbench.scenarios.builtin.telehealth.wording import (
 
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "business_strategist_telehealth_entry"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 
 FACT_TOLERANCE_PCT = 1.0
 """This scenario's figures are checked to 1 % (most are said to three or four significant digits)."""
@@ -150,8 +152,8 @@ def build(seed: int = 0) -> Scenario:
     script = meeting.script
     scenario = Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Business Strategist",
-        title="SEA Telehealth Market Entry Strategy",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=PERSONA,
         context=CONTEXT,
         meeting_goal=MEETING_GOAL,
@@ -169,7 +171,7 @@ def build(seed: int = 0) -> Scenario:
                 "Products are built step by step during the meeting, not dumped at the end",
             ],
         ),
-        quality_tier="Consultant",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "healthcare strategy", "region": "Southeast Asia", "currency": "USD"},
