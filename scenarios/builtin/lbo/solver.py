@@ -9,6 +9,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import brentq
 
+from modylbench.scenarios._kit import redraw
+
 from .data import (
     BASE_INPUTS,
     YEARS,
@@ -35,11 +37,10 @@ def draw_inputs(seed: int) -> DealInputs:
     if seed == 0:
         return BASE_INPUTS
     rng = np.random.default_rng(seed)
-    for _ in range(500):
-        inputs = _with_story_hurdles(draw_candidate(rng), rng)
-        if inputs is not None:
-            return inputs
-    raise RuntimeError(f"no LBO instance satisfies the meeting's story for seed {seed}")
+    drawn = redraw(lambda: _with_story_hurdles(draw_candidate(rng), rng),
+                   fail=f"no LBO instance satisfies the meeting's story for seed {seed}")  # fmt: skip
+    assert drawn is not None  # redraw raises when it gives up
+    return drawn
 
 
 def _with_story_hurdles(deal: DealInputs, rng: np.random.Generator) -> DealInputs | None:
