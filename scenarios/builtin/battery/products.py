@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._kit import criterion, money
 from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
 from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.battery.data import (
@@ -42,11 +42,13 @@ def figure(value: float, decimals: int = 1) -> str:
 
 
 def usd(value: float) -> str:
-    return f"${value:,.0f}"
+    """Whole dollars: $92."""
+    return money(value)
 
 
 def eur_m(millions: int) -> str:
-    return f"€{millions}M"
+    """Euros in millions: €150M."""
+    return money(millions, "M", symbol="€")
 
 
 def spoken(value: int) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from modylbench.scenarios._kit import criterion
+from modylbench.scenarios._kit import criterion, money
+from modylbench.scenarios._kit import pct as pct  # the meeting's percentages: the kit's, re-exported
 from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
 from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.supply_chain.data import Inputs, Network
@@ -32,19 +33,17 @@ PLAN, MEMO, CHART = "distribution_plan", "optimization_memo", "capacity_utilizat
 
 
 def usd(x: float) -> str:
-    return f"${x:,.0f}"
+    """Whole dollars: $1,234,567."""
+    return money(x)
 
 
 def rate(x: float) -> str:
-    return f"${x:,.2f}"
+    """A $/case rate: $0.94."""
+    return money(x, decimals=2)
 
 
 def figure(x: float) -> str:
     return f"{x:,.0f}"
-
-
-def pct_text(x: float, digits: int = 1) -> str:
-    return f"{x:.{digits}f}%"
 
 
 def words(n: int) -> str:
