@@ -45,7 +45,7 @@ from modylbench.scenarios.builtin.battery.data import (
     sources_csv,
     update_csv,
 )
-from modylbench.scenarios.builtin.battery.draws import draw_inputs
+from modylbench.scenarios.builtin.battery.instances import draw_inputs
 from modylbench.scenarios.builtin.battery.knowledge import knowledge
 from modylbench.scenarios.builtin.battery.products import (
     BRIEFING,
@@ -54,28 +54,22 @@ from modylbench.scenarios.builtin.battery.products import (
     EVIDENCE_TABLE,
     GRAV_SERIES,
     VOL_SERIES,
-    article,
     briefing_skeleton,
     chart_skeleton,
     chemistries_text,
     claim_row,
     consensus_row,
     deliverables,
-    eur_m,
     exec_summary,
-    figure,
     full_consensus_row,
     landscape_text,
     method_text,
-    one_decimal,
     product_specs,
     readiness_cells,
     recommendation_text,
     rejected_row,
     risks_first_text,
     risks_text,
-    spoken,
-    usd,
 )
 from modylbench.scenarios.builtin.battery.solver import (
     Consensus,
@@ -84,6 +78,7 @@ from modylbench.scenarios.builtin.battery.solver import (
     ground_truth,
     solve,
 )
+from modylbench.scenarios.builtin.battery.wording import article, eur_m, figure, one_decimal, spoken, usd
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The CloudSync LBO meeting, phase by phase: a PE vice president and the agent build a five-year LBO and an IC memo.
 
 ``build(seed)`` draws the deal (``data``), solves it (``solver``) and writes the meeting with the scenario kit; each
-phase function below adds its turns and the reference solution's edits in order. Figures come in through ``Room``
+phase function below adds its turns and the reference solution's edits in order. Figures come in through ``Meeting``
 (the solved deal) and ``Said`` (how the room writes them).
 """
 
@@ -43,6 +43,7 @@ from .data import (
     quarterly_csv,
     term_sheet_csv,
 )
+from .instances import draw_inputs
 from .knowledge import knowledge
 from .products import (
     LBO_SKELETON,
@@ -58,7 +59,7 @@ from .products import (
     sensitivity_rows,
     sources_uses_rows,
 )
-from .solver import CaseResult, LboSolution, draw_inputs, solve
+from .solver import CaseResult, LboSolution, solve
 from .wording import (
     Said,
     article,
@@ -95,7 +96,7 @@ WAIT = {
 
 
 @dataclass(frozen=True)
-class Room:
+class Meeting:
     """The solved deal the meeting talks about: the data, the solution, and the figures as said."""
 
     data: LboData
@@ -211,29 +212,29 @@ def build(seed: int = 0) -> Scenario:
     """The CloudSync LBO meeting from the inputs of ``seed`` (0: the committed instance), solved and scripted."""
     data = generate_data(draw_inputs(seed))
     sol = solve(data)
-    room = Room(data=data, sol=sol, said=Said.of(data.inputs, sol))
+    meeting = Meeting(data=data, sol=sol, said=Said.of(data.inputs, sol))
     script = Script(wait=WAIT)
-    opening(script, room)
-    build_base_model(script, room)
-    precedents_and_exit(script, room)
-    debt_and_returns(script, room)
-    earnings_quality(script, room)
-    lender_call(script, room)
-    sensitivities(script, room)
-    what_ifs(script, room)
-    memo_sections(script, room)
-    stress_checks(script, room)
-    handoff(script, room)
-    scenario = _scenario(script, room)
-    scenario.knowledge = knowledge(room.data, room.sol, scenario)
+    opening(script, meeting)
+    build_base_model(script, meeting)
+    precedents_and_exit(script, meeting)
+    debt_and_returns(script, meeting)
+    earnings_quality(script, meeting)
+    lender_call(script, meeting)
+    sensitivities(script, meeting)
+    what_ifs(script, meeting)
+    memo_sections(script, meeting)
+    stress_checks(script, meeting)
+    handoff(script, meeting)
+    scenario = _scenario(script, meeting)
+    scenario.knowledge = knowledge(meeting.data, meeting.sol, scenario)
     if seed:
         scenario.metadata["instance_seed"] = seed
     return scenario
 
 
-def opening(script: Script, room: Room) -> None:
+def opening(script: Script, meeting: Meeting) -> None:
     """The deal, the CIM one-pager, the financing, the files, the interest basis and the hurdles."""
-    deal, initial, final, truth, said = room.deal, room.initial, room.final, room.truth, room.said
+    deal, initial, final, truth, said = meeting.deal, meeting.initial, meeting.final, meeting.truth, meeting.said
     script.turn(
         phase="context_setting",
         channel="audio",
@@ -394,17 +395,17 @@ def opening(script: Script, room: Room) -> None:
     )
 
 
-def build_base_model(script: Script, room: Room) -> None:
+def build_base_model(script: Script, meeting: Meeting) -> None:
     """The model opens (assumptions, sources and uses, the P&L to EBIT); the forward-EBITDA price is held off."""
     sol, deal, operating, initial, final, truth, initial_terms, said = (
-        room.sol,
-        room.deal,
-        room.operating,
-        room.initial,
-        room.final,
-        room.truth,
-        room.initial_terms,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.operating,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.initial_terms,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -487,17 +488,17 @@ def build_base_model(script: Script, room: Room) -> None:
     )
 
 
-def precedents_and_exit(script: Script, room: Room) -> None:
+def precedents_and_exit(script: Script, meeting: Meeting) -> None:
     """The precedents against the price, usage pricing parked, the exit corrected to fund policy."""
     data, sol, deal, final, truth, top_comp, top_mult, said = (
-        room.data,
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.top_comp,
-        room.top_mult,
-        room.said,
+        meeting.data,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.top_comp,
+        meeting.top_mult,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -591,15 +592,15 @@ def precedents_and_exit(script: Script, room: Room) -> None:
     script.edit("lbo_model", "update_cell", "/assumptions/exit_multiple/value", deal.exit_multiple_policy)
 
 
-def debt_and_returns(script: Script, room: Room) -> None:
+def debt_and_returns(script: Script, meeting: Meeting) -> None:
     """Cash flow and the debt schedule with the sweep, the tranches at exit, returns, the IC checklist, the paydown chart."""
     deal, initial, truth, initial_terms, initial_debt_at_exit, said = (
-        room.deal,
-        room.initial,
-        room.truth,
-        room.initial_terms,
-        room.initial_debt_at_exit,
-        room.said,
+        meeting.deal,
+        meeting.initial,
+        meeting.truth,
+        meeting.initial_terms,
+        meeting.initial_debt_at_exit,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -770,9 +771,9 @@ def debt_and_returns(script: Script, room: Room) -> None:
     script.create("debt_paydown", paydown_chart(initial))
 
 
-def earnings_quality(script: Script, room: Room) -> None:
+def earnings_quality(script: Script, meeting: Meeting) -> None:
     """The quarterly file that does not tie, the add-backs, and the memo's first thesis."""
-    data, sol, deal, final, truth, said = room.data, room.sol, room.deal, room.final, room.truth, room.said
+    data, sol, deal, final, truth, said = meeting.data, meeting.sol, meeting.deal, meeting.final, meeting.truth, meeting.said
     script.turn(
         phase="edge_case",
         channel="data",
@@ -860,17 +861,17 @@ def earnings_quality(script: Script, room: Room) -> None:
     script.edit("ic_memo", "update_section", "/sections/0/text", thesis_long)
 
 
-def lender_call(script: Script, room: Room) -> None:
+def lender_call(script: Script, meeting: Meeting) -> None:
     """The lenders cut the senior: everything reruns; the gap to the hurdle."""
     deal, operating, initial, final, truth, final_terms, gap_bps, said = (
-        room.deal,
-        room.operating,
-        room.initial,
-        room.final,
-        room.truth,
-        room.final_terms,
-        room.gap_bps,
-        room.said,
+        meeting.deal,
+        meeting.operating,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.final_terms,
+        meeting.gap_bps,
+        meeting.said,
     )
     script.turn(
         phase="edge_case",
@@ -928,20 +929,20 @@ def lender_call(script: Script, room: Room) -> None:
     )
 
 
-def sensitivities(script: Script, room: Room) -> None:
+def sensitivities(script: Script, meeting: Meeting) -> None:
     """The sensitivity grid (growth, then entry), the cells that clear, the fudged exit refused, the maximum price."""
     sol, deal, final, truth, grow_lo, grow_hi, exit_lo, exit_hi, entry_lo, entry_hi, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.grow_lo,
-        room.grow_hi,
-        room.exit_lo,
-        room.exit_hi,
-        room.entry_lo,
-        room.entry_hi,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.grow_lo,
+        meeting.grow_hi,
+        meeting.exit_lo,
+        meeting.exit_hi,
+        meeting.entry_lo,
+        meeting.entry_hi,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -1121,16 +1122,16 @@ def sensitivities(script: Script, room: Room) -> None:
     )
 
 
-def what_ifs(script: Script, room: Room) -> None:
+def what_ifs(script: Script, meeting: Meeting) -> None:
     """Management's case, a year-4 exit, the value of one exit turn, the value creation bridge."""
     sol, deal, final, truth, management, year4, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.management,
-        room.year4,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.management,
+        meeting.year4,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -1243,7 +1244,7 @@ def what_ifs(script: Script, room: Room) -> None:
     script.add_rows("lbo_model", "returns", {"value_bridge": bridge})
 
 
-def memo_sections(script: Script, room: Room) -> None:
+def memo_sections(script: Script, meeting: Meeting) -> None:
     """The memo's transaction and returns sections, leverage by year, the cover page, risks, the rate shock, the recommendation."""
     (
         sol,
@@ -1261,20 +1262,20 @@ def memo_sections(script: Script, room: Room) -> None:
         grow_lo,
         said,
     ) = (
-        room.sol,
-        room.deal,
-        room.initial,
-        room.final,
-        room.truth,
-        room.final_terms,
-        room.management,
-        room.year4,
-        room.rate_shock,
-        room.leverage,
-        room.irr_at_low_growth,
-        room.gap_bps,
-        room.grow_lo,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.final_terms,
+        meeting.management,
+        meeting.year4,
+        meeting.rate_shock,
+        meeting.leverage,
+        meeting.irr_at_low_growth,
+        meeting.gap_bps,
+        meeting.grow_lo,
+        meeting.said,
     )
     transaction_text = (
         f"Purchase of 100% of CloudSync at {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda}: enterprise value "
@@ -1392,7 +1393,7 @@ def memo_sections(script: Script, room: Room) -> None:
         ),
     )
 
-    risks_first = first_risks(room)
+    risks_first = first_risks(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1470,10 +1471,10 @@ def memo_sections(script: Script, room: Room) -> None:
     script.edit("ic_memo", "update_section", "/sections/4/text", recommendation_text)
 
 
-def first_risks(room: Room) -> str:
+def first_risks(meeting: Meeting) -> str:
     """The memo's risks section as first drafted (the downside, rate shock and PIK tax point come later)."""
-    sol, final, truth, said = room.sol, room.final, room.truth, room.said
-    grow_lo, irr_at_low_growth = room.grow_lo, room.irr_at_low_growth
+    sol, final, truth, said = meeting.sol, meeting.final, meeting.truth, meeting.said
+    grow_lo, irr_at_low_growth = meeting.grow_lo, meeting.irr_at_low_growth
     return (
         f"1) Earnings quality: the quarterly build shows {usd_m(sol.reported_ebitda)} of reported EBITDA; the {said.ltm_ebitda} "
         f"relies on {usd_m(sol.addbacks)} of add-backs ({pct_fewest(truth['addbacks_pct_of_adjusted'])} of adjusted EBITDA: Q3 ERP "
@@ -1484,18 +1485,18 @@ def first_risks(room: Room) -> str:
     )
 
 
-def stress_checks(script: Script, room: Room) -> None:
+def stress_checks(script: Script, meeting: Meeting) -> None:
     """The tie-out, the PIK tax point, the mezz overtaking the senior, the downside, a tighter thesis, the recap, final risks, IC moved up."""
     sol, deal, final, truth, rate_shock, no_pik_shield, downside_case, leverage, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.rate_shock,
-        room.no_pik_shield,
-        room.downside_case,
-        room.leverage,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.rate_shock,
+        meeting.no_pik_shield,
+        meeting.downside_case,
+        meeting.leverage,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -1650,7 +1651,7 @@ def stress_checks(script: Script, room: Room) -> None:
         f"{usd_m(sol.recap_capacity)} of recap capacity. I'd mention it as optionality, not put it in the IC case.",
     )
 
-    risks_final = first_risks(room) + (
+    risks_final = first_risks(meeting) + (
         f" 5) Downside ({deal.downside_growth_pct:g}% growth, {mult(deal.downside_exit_multiple)} exit): {pct_fewest(downside_case.irr_pct)} "
         f"IRR, {mult(downside_case.moic, 2)} MOIC. 6) Rates: {said.shock} on the senior takes IRR to {pct_fewest(rate_shock.irr_pct)}. 7) Tax: if PIK interest is not deductible IRR falls to "
         f"{pct_fewest(no_pik_shield.irr_pct)}."
@@ -1690,16 +1691,16 @@ def stress_checks(script: Script, room: Room) -> None:
     )
 
 
-def handoff(script: Script, room: Room) -> None:
+def handoff(script: Script, meeting: Meeting) -> None:
     """Hand-off: the summary block, the recommendation line, the cover page, open items, the deliverables."""
     sol, deal, final, truth, no_pik_shield, gap_bps, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.no_pik_shield,
-        room.gap_bps,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.no_pik_shield,
+        meeting.gap_bps,
+        meeting.said,
     )
     script.turn(
         phase="deliverable_handoff",
@@ -1815,15 +1816,15 @@ def handoff(script: Script, room: Room) -> None:
     )
 
 
-def _scenario(script: Script, room: Room) -> Scenario:
+def _scenario(script: Script, meeting: Meeting) -> Scenario:
     """The meeting as a Scenario: persona, goals, products, data files and ground truth."""
     data, sol, deal, operating, truth, said = (
-        room.data,
-        room.sol,
-        room.deal,
-        room.operating,
-        room.truth,
-        room.said,
+        meeting.data,
+        meeting.sol,
+        meeting.deal,
+        meeting.operating,
+        meeting.truth,
+        meeting.said,
     )
     contents = script.contents
     products = [

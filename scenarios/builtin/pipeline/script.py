@@ -2,7 +2,7 @@
 
 ``build(seed)`` takes one instance (``solver.instance``: inputs, CRM export, solution) and writes the meeting with
 the scenario kit; each phase function below adds its turns and the reference solution's edits in order. Figures
-come in through ``Room``.
+come in through ``Meeting``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from modylbench.scenarios._schema import (
 from modylbench.scenarios.builtin.pipeline.data import IDENTITY
 
 from .data import BACKLOG_NAME, EXPORT_NAME, REFRESH_NAME, SCENARIO_ID, TRANSITIONS, WEEKS, CrmData, Inputs
+from .instances import instance
 from .knowledge import knowledge
 from .products import BOOKINGS_FORMULA, cell, criteria, funnel_rows, p_cell, sql_row
-from .solver import Solution, instance
+from .solver import Solution
 from .wording import kusd, musd, p_text, pct, r1
 
 logger = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ ANALYSIS, MEMO, CHART = "funnel_analysis", "diagnosis_memo", "conversion_trend"
 
 
 @dataclass(frozen=True)
-class Room:
+class Meeting:
     """The instance the meeting talks about: inputs, the CRM data, the solution, and the figures drawn from it."""
 
     inputs: Inputs
@@ -131,32 +132,32 @@ def build(seed: int = 0) -> Scenario:
     numbers (see ``instance``).
     """
     inputs, data, sol = instance(seed)
-    room = Room(inputs=inputs, data=data, sol=sol)
+    meeting = Meeting(inputs=inputs, data=data, sol=sol)
     script = Script(wait=45.0, rtype="analysis")
-    opening(script, room)
-    funnel_by_segment(script, room)
-    week_31_break(script, room)
-    other_theories(script, room)
-    memo_and_impact(script, room)
-    redefinition_and_root_cause(script, room)
-    memo_close(script, room)
-    review(script, room)
-    handoff(script, room)
+    opening(script, meeting)
+    funnel_by_segment(script, meeting)
+    week_31_break(script, meeting)
+    other_theories(script, meeting)
+    memo_and_impact(script, meeting)
+    redefinition_and_root_cause(script, meeting)
+    memo_close(script, meeting)
+    review(script, meeting)
+    handoff(script, meeting)
     edges = [
-        seasonality_claim(room),
-        duplicated_refresh_file(room),
-        omit_mid_market_breakdown(room),
-        conversion_redefined(room),
-        new_rep_blame(room),
+        seasonality_claim(meeting),
+        duplicated_refresh_file(meeting),
+        omit_mid_market_breakdown(meeting),
+        conversion_redefined(meeting),
+        new_rep_blame(meeting),
     ]
-    built = _scenario(script, room, edges)
-    built.knowledge = knowledge(room, built)
+    built = _scenario(script, meeting, edges)
+    built.knowledge = knowledge(meeting, built)
     return built
 
 
-def opening(script: Script, room: Room) -> None:
+def opening(script: Script, meeting: Meeting) -> None:
     """Background: the scorecard Renata saw, the definitions, what changed in Q3, the export and its column notes."""
-    truth = room.truth
+    truth = meeting.truth
     script.turn(
         phase="context_setting",
         channel="audio",
@@ -341,18 +342,18 @@ def opening(script: Script, room: Room) -> None:
     )
 
 
-def funnel_by_segment(script: Script, room: Room) -> None:
+def funnel_by_segment(script: Script, meeting: Meeting) -> None:
     """The funnel Q2 against Q3, marketing's QBR claim, the split by segment and by source, last year's scoring swap."""
     sol, truth, sql_opp, mm_q2, mm_q3, mmi_q2, mmi_q3, all_drop, mm_sqls_a_quarter = (
-        room.sol,
-        room.truth,
-        room.sql_opp,
-        room.mm_q2,
-        room.mm_q3,
-        room.mmi_q2,
-        room.mmi_q3,
-        room.all_drop,
-        room.mm_sqls_a_quarter,
+        meeting.sol,
+        meeting.truth,
+        meeting.sql_opp,
+        meeting.mm_q2,
+        meeting.mm_q3,
+        meeting.mmi_q2,
+        meeting.mmi_q3,
+        meeting.all_drop,
+        meeting.mm_sqls_a_quarter,
     )
     script.turn(
         phase="active_work",
@@ -518,16 +519,16 @@ def funnel_by_segment(script: Script, room: Room) -> None:
     )
 
 
-def week_31_break(script: Script, room: Room) -> None:
+def week_31_break(script: Script, meeting: Meeting) -> None:
     """The weekly trend chart, the seasonality claim, the comparison line, the go-live week corrected, the weekly numbers."""
     sol, truth, pre, post, week_cats, series_mmi, series_other = (
-        room.sol,
-        room.truth,
-        room.pre,
-        room.post,
-        room.week_cats,
-        room.series_mmi,
-        room.series_other,
+        meeting.sol,
+        meeting.truth,
+        meeting.pre,
+        meeting.post,
+        meeting.week_cats,
+        meeting.series_mmi,
+        meeting.series_other,
     )
     chart_initial = {
         "chart_type": "line",
@@ -583,7 +584,7 @@ def week_31_break(script: Script, room: Room) -> None:
         },
     )
 
-    seasonal = seasonality_claim(room)
+    seasonal = seasonality_claim(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -739,9 +740,9 @@ def week_31_break(script: Script, room: Room) -> None:
     )
 
 
-def other_theories(script: Script, room: Room) -> None:
+def other_theories(script: Script, meeting: Meeting) -> None:
     """The webinar mix theory, the AE view, the duplicated refresh file and where duplicates come from."""
-    sol, truth, all_drop = room.sol, room.truth, room.all_drop
+    sol, truth, all_drop = meeting.sol, meeting.truth, meeting.all_drop
     script.turn(
         phase="active_work",
         channel="audio",
@@ -831,7 +832,7 @@ def other_theories(script: Script, room: Room) -> None:
             footnote="Sales dashboard; Tomás Brennan started week 31",
         ),
     )
-    dup = duplicated_refresh_file(room)
+    dup = duplicated_refresh_file(meeting)
     script.turn(
         phase="edge_case",
         channel="data",
@@ -902,22 +903,22 @@ def other_theories(script: Script, room: Room) -> None:
         script.edit(ANALYSIS, "add_row", f"/data_quality/{key}", {"result": val})
 
 
-def memo_and_impact(script: Script, room: Room) -> None:
+def memo_and_impact(script: Script, meeting: Meeting) -> None:
     """The memo's finding and evidence, the cost of the drop, the breakdown kept in, the win rate corrected, finance's question."""
     truth, sql_opp, pre, post, mm_q2, mm_q3, mmi_q2, mmi_q3, all_drop, missing, avg_deal = (
-        room.truth,
-        room.sql_opp,
-        room.pre,
-        room.post,
-        room.mm_q2,
-        room.mm_q3,
-        room.mmi_q2,
-        room.mmi_q3,
-        room.all_drop,
-        room.missing,
-        room.avg_deal,
+        meeting.truth,
+        meeting.sql_opp,
+        meeting.pre,
+        meeting.post,
+        meeting.mm_q2,
+        meeting.mm_q3,
+        meeting.mmi_q2,
+        meeting.mmi_q3,
+        meeting.all_drop,
+        meeting.missing,
+        meeting.avg_deal,
     )
-    finding_v1 = first_finding(room)
+    finding_v1 = first_finding(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1039,7 +1040,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
     for key, row in impact_rows.items():
         script.edit(ANALYSIS, "add_row", f"/impact/{key}", row)
 
-    hide = omit_mid_market_breakdown(room)
+    hide = omit_mid_market_breakdown(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1117,11 +1118,11 @@ def memo_and_impact(script: Script, room: Room) -> None:
     )
 
 
-def redefinition_and_root_cause(script: Script, room: Room) -> None:
+def redefinition_and_root_cause(script: Script, meeting: Meeting) -> None:
     """Conversion redefined to SQL to proposal, the headline number, the root cause, the new-rep blame refused, the test."""
-    truth, sql_proposal, pre, post = room.truth, room.sql_proposal, room.pre, room.post
-    finding_v1 = first_finding(room)
-    redefine = conversion_redefined(room)
+    truth, sql_proposal, pre, post = meeting.truth, meeting.sql_proposal, meeting.pre, meeting.post
+    finding_v1 = first_finding(meeting)
+    redefine = conversion_redefined(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1229,7 +1230,7 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
     )
     script.edit(MEMO, "add_section", "/sections/2", {"title": "Root cause", "text": root_v1})
 
-    causal = new_rep_blame(room)
+    causal = new_rep_blame(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1316,17 +1317,17 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
     )
 
 
-def memo_close(script: Script, room: Room) -> None:
+def memo_close(script: Script, meeting: Meeting) -> None:
     """The chart title, the impact and recommendations sections, Renata's question, the data notes, the side question on the AE."""
     truth, pre, post, week_cats, series_mmi, series_other, missing, avg_deal = (
-        room.truth,
-        room.pre,
-        room.post,
-        room.week_cats,
-        room.series_mmi,
-        room.series_other,
-        room.missing,
-        room.avg_deal,
+        meeting.truth,
+        meeting.pre,
+        meeting.post,
+        meeting.week_cats,
+        meeting.series_mmi,
+        meeting.series_other,
+        meeting.missing,
+        meeting.avg_deal,
     )
     chart_title = f"Mid-market inbound SQL→opportunity rate fell from {pct(pre)} to {pct(post)} at the week-31 routing change"
     script.turn(
@@ -1398,7 +1399,7 @@ def memo_close(script: Script, room: Room) -> None:
         wait=60,
     )
     script.edit(MEMO, "add_section", "/sections/3", {"title": "Impact", "text": impact_text})
-    recs = recommendations(room)
+    recs = recommendations(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1507,9 +1508,9 @@ def memo_close(script: Script, room: Room) -> None:
     )
 
 
-def review(script: Script, room: Room) -> None:
+def review(script: Script, meeting: Meeting) -> None:
     """Where we are, the Thursday slide, enterprise's uptick, the appendix figure, memo against sheet."""
-    truth, sql_opp, post, all_drop = room.truth, room.sql_opp, room.post, room.all_drop
+    truth, sql_opp, post, all_drop = meeting.truth, meeting.sql_opp, meeting.post, meeting.all_drop
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1632,11 +1633,11 @@ def review(script: Script, room: Room) -> None:
     )
 
 
-def handoff(script: Script, room: Room) -> None:
+def handoff(script: Script, meeting: Meeting) -> None:
     """Hand-off: the thirty-second version, where everything lives, the chat post, October's re-checks, the follow-up list."""
-    truth, pre, post = room.truth, room.pre, room.post
-    finding_v1 = first_finding(room)
-    recs = recommendations(room)
+    truth, pre, post = meeting.truth, meeting.pre, meeting.post
+    finding_v1 = first_finding(meeting)
+    recs = recommendations(meeting)
     script.turn(
         phase="deliverable_handoff",
         channel="audio",
@@ -1740,9 +1741,9 @@ def handoff(script: Script, room: Room) -> None:
     )
 
 
-def seasonality_claim(room: Room) -> EdgeCase:
+def seasonality_claim(meeting: Meeting) -> EdgeCase:
     """The VP calls the drop the usual summer slowdown."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="seasonality_claim",
         description="The VP insists the drop is the usual summer slowdown; the weekly data contradicts it.",
@@ -1773,9 +1774,9 @@ def seasonality_claim(room: Room) -> EdgeCase:
     )
 
 
-def duplicated_refresh_file(room: Room) -> EdgeCase:
+def duplicated_refresh_file(meeting: Meeting) -> EdgeCase:
     """Marketing ops' 'fresher' pull with duplicated rows."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="duplicated_refresh_file",
         description=(
@@ -1800,9 +1801,9 @@ def duplicated_refresh_file(room: Room) -> EdgeCase:
     )
 
 
-def omit_mid_market_breakdown(room: Room) -> EdgeCase:
+def omit_mid_market_breakdown(meeting: Meeting) -> EdgeCase:
     """The VP asks to leave the mid-market inbound breakdown out."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="omit_mid_market_breakdown",
         description="The VP asks to leave the mid-market inbound breakdown out of the CRO version because his team made the routing change.",
@@ -1822,9 +1823,9 @@ def omit_mid_market_breakdown(room: Room) -> EdgeCase:
     )
 
 
-def first_finding(room: Room) -> str:
+def first_finding(meeting: Meeting) -> str:
     """The memo's finding as first written (SQL to opportunity)."""
-    truth, pre, post, all_drop = room.truth, room.pre, room.post, room.all_drop
+    truth, pre, post, all_drop = meeting.truth, meeting.pre, meeting.post, meeting.all_drop
     return (
         f"Mid-market inbound SQL→opportunity conversion fell from {pct(pre)} (weeks 14–30) to {pct(post)} "
         "(weeks 31–39), starting in week 31, the week the new round-robin routing rule for mid-market inbound "
@@ -1833,9 +1834,9 @@ def first_finding(room: Room) -> str:
     )
 
 
-def conversion_redefined(room: Room) -> EdgeCase:
+def conversion_redefined(meeting: Meeting) -> EdgeCase:
     """The CRO redefines conversion mid-analysis."""
-    sql_proposal = room.sql_proposal
+    sql_proposal = meeting.sql_proposal
     return EdgeCase(
         name="conversion_redefined",
         description="Mid-analysis the CRO redefines conversion from SQL→opportunity to SQL→proposal (the board metric).",
@@ -1859,9 +1860,9 @@ def conversion_redefined(room: Room) -> EdgeCase:
     )
 
 
-def new_rep_blame(room: Room) -> EdgeCase:
+def new_rep_blame(meeting: Meeting) -> EdgeCase:
     """The VP wants the memo to blame the new AE."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="new_rep_blame",
         description="The VP demands the memo say the new AE caused the drop; the data cannot separate him from the routing change and shows his peers fell as hard.",
@@ -1885,9 +1886,9 @@ def new_rep_blame(room: Room) -> EdgeCase:
     )
 
 
-def recommendations(room: Room) -> str:
+def recommendations(meeting: Meeting) -> str:
     """The memo's three recommendations, each with an owner."""
-    truth = room.truth
+    truth = meeting.truth
     return (
         f"1. RevOps: start a randomised holdout on Monday — half of mid-market inbound SQLs back on direct-to-owner "
         f"routing; about {int(truth('holdout_sqls_per_arm'))} SQLs per arm, {int(truth('holdout_weeks'))} weeks at current "
@@ -1897,9 +1898,9 @@ def recommendations(room: Room) -> str:
     )
 
 
-def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
+def _scenario(script: Script, meeting: Meeting, edges: list[EdgeCase]) -> Scenario:
     """The meeting as a Scenario: persona, goals, products and their checks, the export, ground truth."""
-    inputs, data, sol = room.inputs, room.data, room.sol
+    inputs, data, sol = meeting.inputs, meeting.data, meeting.sol
     contents = script.contents
     crit = criteria(sol)
     titles = {

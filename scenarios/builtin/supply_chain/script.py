@@ -43,7 +43,7 @@ from modylbench.scenarios.builtin.supply_chain.data import (
     plants_csv,
     promo_demand_csv,
 )
-from modylbench.scenarios.builtin.supply_chain.draws import instance
+from modylbench.scenarios.builtin.supply_chain.instances import instance
 from modylbench.scenarios.builtin.supply_chain.knowledge import knowledge
 from modylbench.scenarios.builtin.supply_chain.products import (
     CHART,
@@ -51,18 +51,9 @@ from modylbench.scenarios.builtin.supply_chain.products import (
     MEMO_SECTIONS,
     PLAN,
     deliverables,
-    figure,
     flow_row,
-    listed,
     memo_skeleton,
-    pct,
     product_specs,
-    rate,
-    say_millions,
-    say_rate,
-    say_thousands,
-    usd,
-    words,
 )
 from modylbench.scenarios.builtin.supply_chain.solver import (
     TOL,
@@ -74,6 +65,17 @@ from modylbench.scenarios.builtin.supply_chain.solver import (
     ground_truth,
     split_regions,
     utilisations,
+)
+from modylbench.scenarios.builtin.supply_chain.wording import (
+    figure,
+    listed,
+    pct,
+    rate,
+    say_millions,
+    say_rate,
+    say_thousands,
+    usd,
+    words,
 )
 
 logger = logging.getLogger(__name__)
