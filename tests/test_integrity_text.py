@@ -89,4 +89,7 @@ def test_evaluate_with_a_lone_surrogate_writes_the_report(tmp_path: Path, capsys
     assert report.stat().st_size > 1000
     assert not list(out.glob("*.part"))
     text = report.read_text(encoding="utf-8")
-    assert "hello \ufffd world" in text or "hello &#xfffd; world" in text.lower() or "\ufffd" in text
+    # Each lone surrogate is shown as one replacement character where the agent's words are, and nowhere else.
+    assert '<p class="said">hello \ufffd world</p>' in text
+    assert '<p class="chat"><b>agent chat:</b> \ufffd</p>' in text
+    assert text.count("\ufffd") == 2

@@ -230,8 +230,10 @@ def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
     assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0
 
 
-def test_resolve_scenarios_has_all_six() -> None:
-    assert len(resolve_scenarios()) == 6
+def test_resolve_scenarios_has_every_builtin() -> None:
+    from modylbench.scenarios.builtin import BUILTIN_IDS
+
+    assert list(resolve_scenarios()) == list(BUILTIN_IDS)
 
 
 def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
