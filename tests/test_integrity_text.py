@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.agents._reference import BuiltinAgent
-from modylbench.record import RecordIntegrityError, read_record, valid_text
-from modylbench.record._store import GENESIS, canonical
+from modylbench.agents import BuiltinAgent
+from modylbench.record import GENESIS, RecordIntegrityError, read_record, valid_text
+from modylbench.record._store import canonical
 from modylbench.scenarios import load_path
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]

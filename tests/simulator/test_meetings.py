@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import BuiltinAgent
+from modylbench.agents import BuiltinAgent
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import AGENTS
+from modylbench.agents import AGENTS
 from modylbench.scenarios import Scenario, load_builtin
-from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator import RunSpec, run_one, score_session
 from modylbench_testsupport import adversarial as SUITE
 
 ROOT = Path(__file__).resolve().parents[2]
