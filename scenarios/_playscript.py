@@ -79,8 +79,13 @@ def _edit(m: ExpectedMutation) -> str:
     return f"- `{m.product_id}`: {m.mutation_type} {where}"
 
 
+def _who(scenario: Scenario) -> str:
+    p = scenario.human_persona
+    return "The persona" if isinstance(p, str) else p.name
+
+
 def _turn(scenario: Scenario, turn: Turn, edits: list[ExpectedMutation]) -> list[str]:
-    who = scenario.human_persona.name
+    who = _who(scenario)
     head = (f"### Turn {turn.turn_index} · {turn.phase.replace('_', ' ')} · {turn.channel} · "
             f"{turn.expected_response_type.replace('_', ' ')} · waits {turn.wait_for_agent_sec:g} s")  # fmt: skip
     out = [head, ""]
@@ -122,11 +127,13 @@ def play_script(scenario: Scenario) -> str:
         "",
         "## The setting",
         "",
-        f"**{p.name}**, {p.role}." + (f" {p.speaking_style}" if p.speaking_style else ""),
-        "",
     ]
-    if p.goals:
-        out += [f"{p.name} wants:", "", *(f"- {g}" for g in p.goals), ""]
+    if isinstance(p, str):  # a scenario file may describe its persona in one text
+        out += [p, ""]
+    else:
+        out += [f"**{p.name}**, {p.role}." + (f" {p.speaking_style}" if p.speaking_style else ""), ""]
+        if p.goals:
+            out += [f"{p.name} wants:", "", *(f"- {g}" for g in p.goals), ""]
     out += ["**Briefing (what the agent is told):**", "", *_quote(scenario.context), ""]
     out += ["**Meeting goal:**", "", *_quote(scenario.meeting_goal), ""]
     if scenario.data_files:
