@@ -1,7 +1,7 @@
 """The adversarial suite's offline scores: strategy × scenario table, correct-style mean and min, best gaming.
 
 Run: ``.venv/bin/python benchmarks/adversarial_table.py [--scenarios PATH]``. Prints a markdown
-table (one row per strategy of fixtures/responses/adversarial.py, one column per scenario), then
+table (one row per strategy of tests/support/modylbench_testsupport/adversarial.py, one column per scenario), then
 the realistic-correct mean and minimum (correct styles other than the verbatim reference), the
 best gaming score and the partial agents' range. The bounds the tests hold it to: correct >= 9.0,
 gaming < 6.0, partial rising with p.
@@ -10,7 +10,6 @@ gaming < 6.0, partial rising with p.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import sys
 import time
@@ -18,30 +17,17 @@ from pathlib import Path
 
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import resolve_scenarios
+from modylbench.scenarios.builtin import BUILDERS
 from modylbench.scoring import make_judges, score
 
 logger = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _suite():  # type: ignore[no-untyped-def]
-    name = "modylbench_adversarial_fixtures"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # the test-support package (tests only, not in the wheel)
+from modylbench_testsupport import adversarial as SUITE  # noqa: E402
 
-
-_SHORT = {
-    "financial_analyst_lbo_model": "lbo",
-    "deep_researcher_battery_briefing": "battery",
-    "business_strategist_telehealth_entry": "telehealth",
-    "optimization_solver_supply_chain": "supply",
-    "business_analyst_pipeline_diagnosis": "pipeline",
-    "scientist_hypertension_trial": "hypertension",
-}
+_SHORT = BUILDERS  # a scenario's column is its builder's folder
 
 
 def main() -> int:
@@ -50,7 +36,7 @@ def main() -> int:
     parser.add_argument("--write", type=Path, default=None, metavar="FILE",
                         help="also write every line as responses.jsonl (then time `modylbench evaluate` on it)")
     args = parser.parse_args()
-    adv = _suite()
+    adv = SUITE
     scenarios = resolve_scenarios(args.scenarios)
     sids = list(scenarios)
     judges = make_judges(["offline"])

@@ -11,7 +11,6 @@ Scoring one meeting offline takes 0.1-1 s, so a budget of 200 is a few minutes p
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -21,14 +20,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load() -> Any:
-    name = "modylbench_search_fixtures"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "search.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # the test-support package (tests only, not in the wheel)
+from modylbench_testsupport import search as SEARCH  # noqa: E402
 
 
 def _ints(s: str) -> list[int]:
@@ -50,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", default="", help="comma list of parts to skip: blind,partial,fair,curve")
     ap.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
     args = ap.parse_args(argv)
-    S = _load()
+    S = SEARCH
     sids = [s for s in args.scenarios.split(",") if s] or list(BUILTIN_IDS)
     seeds = _ints(args.seeds)
     if any(s < 1 for s in seeds):

@@ -7,7 +7,6 @@ median wall time over the repeats and the per-item rate. Fixture lines are built
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import statistics
 import sys
@@ -22,15 +21,8 @@ logger = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _maker():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "make_fixtures", ROOT / "fixtures" / "responses" / "make_fixtures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["make_fixtures"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # the test-support package (tests only, not in the wheel)
+from modylbench_testsupport import make_fixtures as MAKER  # noqa: E402
 
 
 def main() -> int:
@@ -41,7 +33,7 @@ def main() -> int:
     if not scenarios:
         print("no built-in scenario data files; nothing to time")
         return 1
-    maker = _maker()
+    maker = MAKER
     by_id = {s.scenario_id: s for s in scenarios}
     lines = [ScenarioResponses.model_validate(maker.correct(s)) for s in scenarios]
     n_turns = sum(len(s.turns) for s in scenarios)

@@ -1,7 +1,7 @@
 """The suite's correct styles (and chosen gaming strategies) played live, through the in-process meeting.
 
 Run: ``.venv/bin/python benchmarks/live_styles.py [--strategies a,b,...]``. Each responses line of
-fixtures/responses/adversarial.py is played by an agent (``live_agent``) that makes its edits in the
+tests/support/modylbench_testsupport/adversarial.py is played by an agent (``live_agent``) that makes its edits in the
 shared document, chats and speaks turn by turn; the record is scored as ``run`` scores it. Prints one
 line per (scenario, strategy) and the mean and minimum of the correct styles. Takes a few minutes.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import statistics
 import sys
 import tempfile
@@ -23,21 +22,15 @@ from modylbench.simulator._runner import RunSpec, run_one, score_session
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _suite():  # type: ignore[no-untyped-def]
-    name = "modylbench_adversarial_fixtures"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # the test-support package (tests only, not in the wheel)
+from modylbench_testsupport import adversarial as SUITE  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--strategies", default="", help="comma-separated strategies (default: every correct style)")
     args = parser.parse_args()
-    suite = _suite()
+    suite = SUITE
     names = [s for s in args.strategies.split(",") if s] or list(suite.CORRECT_STYLES)
     scenarios = {s.scenario_id: s for s in load_builtin()}
     correct: list[float] = []

@@ -40,6 +40,7 @@ from modylbench.scenarios._loader import (
     parse_scenario,
     resolve_scenarios,
 )
+from modylbench.scenarios._playscript import play_script
 from modylbench.scenarios._pointer import (
     PointerError,
     delete_at,
@@ -121,5 +122,5 @@ __all__ = [
     "Part", "ProductTemplate", "SheetTemplate", "briefing", "deliverables", "humanise",
     "apply_mutation", "apply_mutations", "delete_at", "as_number", "builtin_ids", "cell_value", "load_builtin",
     "load_file", "load_path", "make_pointer", "mutation_value", "merge_extensions", "numbers_close", "parse_pointer",
-    "parse_scenario", "persona_text", "resolve", "resolve_scenarios", "run_check", "set_at", "to_public",
+    "parse_scenario", "persona_text", "play_script", "resolve", "resolve_scenarios", "run_check", "set_at", "to_public",
 ]

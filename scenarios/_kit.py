@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal, TypeVar
 
 from modylbench.scenarios._knowledge import Knowledge, KnowledgeItem, assemble
 from modylbench.scenarios._pointer import make_pointer
@@ -31,11 +34,128 @@ from modylbench.scenarios._schema import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Knowledge", "KnowledgeItem", "Script", "assemble", "bullets", "count", "criterion", "number", "percent",
-           "text", "year"]
+__all__ = ["IDENTITY_FILE", "MAX_DRAWS", "Identity", "Knowledge", "KnowledgeItem", "Script", "assemble", "bullets",
+           "count", "criterion", "fewest_decimals", "identity", "money", "number", "pct", "percent", "redraw", "text",
+           "year"]
+
+T = TypeVar("T")
 
 NUMBER_TOLERANCE_PCT = 0.5
 """Default relative tolerance of a numeric fact, in %: a figure said to three significant digits."""
+
+
+# --------------------------------------------------------------------------- identity
+
+IDENTITY_FILE = "identity.toml"
+"""The file in a builder's folder that says what the scenario is."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What a built-in scenario is, the same on every instance: declared once in its builder's
+    ``identity.toml``, listed by the registry, written into the Scenario by the builder, checked against
+    every build, and read by the tests and the benchmarks."""
+
+    scenario_id: str
+    vertical: str
+    title: str
+    quality_tier: Literal["Consultant", "Mentor", "Peer"]
+    position: int
+    """Where the scenario is listed among the built-ins (1 first)."""
+    turns: int
+    edge_cases: int
+    products: tuple[str, ...]
+
+    def breaks(self, scenario: Any) -> list[str]:
+        """How a built ``scenario`` differs from this identity (empty: it is this scenario)."""
+        got = {
+            "scenario_id": scenario.scenario_id, "vertical": scenario.vertical, "title": scenario.title,
+            "quality_tier": scenario.quality_tier, "turns": len(scenario.turns),
+            "edge_cases": len(scenario.edge_cases), "products": tuple(p.product_id for p in scenario.products),
+        }  # fmt: skip
+        return [f"{k} is {v!r}, its identity.toml says {getattr(self, k)!r}"
+                for k, v in got.items() if v != getattr(self, k)]  # fmt: skip
+
+
+def identity(package: str | None) -> Identity:
+    """The identity a builder package (``modylbench.scenarios.builtin.<name>``, a builder module's ``__package__``)
+    declares in its ``identity.toml``, read without importing the package. Raises ``ValueError`` (one line) when
+    the file is missing or wrong."""
+    if not package:
+        raise ValueError("identity() takes a builder package's name (its modules' __package__)")
+    parent, _, name = package.rpartition(".")
+    f = resources.files(parent) / name / IDENTITY_FILE
+    if not f.is_file():
+        raise ValueError(f"{package} has no {IDENTITY_FILE}: a built-in scenario's builder declares what it is there")
+    where = f"{package.replace('.', '/')}/{IDENTITY_FILE}"
+    try:
+        raw = tomllib.loads(f.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{where}: not TOML ({exc})") from None
+    fields = set(Identity.__dataclass_fields__)
+    if set(raw) != fields:
+        raise ValueError(f"{where}: needs exactly {sorted(fields)}; missing {sorted(fields - set(raw))}, "
+                         f"unknown {sorted(set(raw) - fields)}")  # fmt: skip
+    if raw["quality_tier"] not in ("Consultant", "Mentor", "Peer"):
+        raise ValueError(f"{where}: quality_tier {raw['quality_tier']!r} is not Consultant, Mentor or Peer")
+    return Identity(**{**raw, "products": tuple(raw["products"])})
+
+
+# --------------------------------------------------------------------------- fresh instances
+
+MAX_DRAWS = 500
+"""How many candidates a fresh instance draws before its seed is declared unbuildable (a builder whose story
+rejects most draws says so and passes more)."""
+
+
+def redraw(draw: Callable[[], T | None], breaks: Callable[[T], Sequence[str]] | None = None, *,
+           tries: int = MAX_DRAWS, fail: str | None = None) -> T | None:  # fmt: skip
+    """Draw candidates until one keeps the meeting's story: ``draw()`` makes one (None: rejected on the way, by a
+    cheap check), ``breaks(candidate)`` lists the premises of the script it breaks (none: it holds).
+
+    After ``tries`` candidates: None, or, when ``fail`` names what was wanted, ``RuntimeError`` saying so with
+    what the last candidate broke. Deterministic when ``draw`` draws from a seeded generator."""
+    broken: Sequence[str] = ()
+    for _ in range(tries):
+        candidate = draw()
+        if candidate is None:
+            continue
+        broken = breaks(candidate) if breaks is not None else ()
+        if not broken:
+            return candidate
+        logger.debug("draw rejected: %s", "; ".join(broken))
+    if fail is None:
+        return None
+    last = f"; the last broke: {'; '.join(broken)}" if broken else ""
+    raise RuntimeError(f"{fail} in {tries} draws{last}")
+
+
+# --------------------------------------------------------------------------- figures as written
+
+
+def fewest_decimals(v: float, suffix: str = "", prefix: str = "", min_dp: int = 1, max_dp: int = 3,
+                    rel: float = 0.0025) -> str:  # fmt: skip
+    """Fewest decimals (at least ``min_dp``) that keep the figure within ``rel`` of the value; a negative figure
+    with a prefix puts the sign's magnitude after it ($57.5M, 24.6%, 3.00x)."""
+    for dp in range(min_dp, max_dp + 1):
+        if abs(round(v, dp) - v) <= rel * abs(v) or dp == max_dp:
+            return f"{prefix}{abs(v):,.{dp}f}{suffix}" if v < 0 and prefix else f"{prefix}{v:,.{dp}f}{suffix}"
+    raise AssertionError("unreachable")
+
+
+def money(value: float, unit: str = "", decimals: int | None = 0, symbol: str = "$") -> str:
+    """Money as written in the room, in the unit the caller names: ``money(1250)`` $1,250,
+    ``money(57.5, "M", None)`` $57.5M (None: the fewest decimals within 0.25%, at least one),
+    ``money(4.1234, "M", 2)`` $4.12M, ``money(150, "M", symbol="€")`` €150M."""
+    if decimals is None:
+        return fewest_decimals(value, unit, symbol)
+    return f"{symbol}{value:,.{decimals}f}{unit}"
+
+
+def pct(value: float, digits: int | None = 1) -> str:
+    """A figure already in percent, written: ``pct(24.63)`` 24.6% (None: the fewest decimals within 0.25%,
+    at least one)."""
+    return fewest_decimals(value, "%") if digits is None else f"{value:.{digits}f}%"
 
 
 # --------------------------------------------------------------------------- facts

@@ -1,4 +1,4 @@
-"""Commands about scenarios and schemas: list-scenarios, export-dataset, schema."""
+"""Commands about scenarios and schemas: list-scenarios, export-dataset, play-script, schema."""
 
 from __future__ import annotations
 
@@ -51,6 +51,27 @@ def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise UserError(f"unknown scenario {scenario_id!r}; {hint}known: {', '.join(known)}")
     return scenarios[scenario_id]
+
+
+@click.command("play-script", short_help="Print a scenario as a play script (who speaks, channel, shown, expected).")
+@click.argument("scenario_id")
+@scenarios_option
+@seed_option
+@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
+              help="Write the play script to FILE instead of printing it.")
+def play_script_command(scenario_id: str, scenario_paths: tuple[Path, ...], seed: int, output: Path | None) -> None:
+    """Print a scenario as a play script: per turn who speaks, on which channel, what is shown or pushed and what
+    is expected (facts, reference answer and edits), then its edge cases and deliverables. The built-ins' are
+    committed under docs/scenarios/."""
+    from modylbench.scenarios import builtin_ids, play_script
+
+    only = [scenario_id] if scenario_id in builtin_ids() else []
+    text = play_script(pick(load_all(scenario_paths, seed=seed, only=only), scenario_id))
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
 
 
 @click.command("list-scenarios", short_help="List the available scenarios.")

@@ -16,6 +16,7 @@ from modylbench.simulator._errors import INTERRUPTED_EXIT, UserError
 COMMANDS: dict[str, tuple[str, str]] = {
     "list-scenarios": ("modylbench.simulator._cmd_scenarios:list_scenarios", "List the available scenarios."),
     "export-dataset": ("modylbench.simulator._cmd_scenarios:export_dataset", "Write the scenarios in the public dataset format."),
+    "play-script": ("modylbench.simulator._cmd_scenarios:play_script_command", "Print a scenario as a play script (Markdown, turn by turn) for review."),
     "schema": ("modylbench.simulator._cmd_scenarios:schema", "Print the JSON Schema of scenario, record, manifest, responses or scorecard."),
     "view": ("modylbench.simulator._view:view", "Write (and --serve) an index with leaderboards over every session in a folder."),
 }

@@ -7,21 +7,11 @@ from pathlib import Path
 import pytest
 
 from modylbench.scenarios import apply_mutations, load_builtin, run_check
-from modylbench.scenarios.builtin import BUILTIN_IDS
+from modylbench.scenarios.builtin import BUILDERS, BUILTIN_IDS, IDENTITIES
 from modylbench.scenarios.builtin.__main__ import dump
 
 DATA = Path(__file__).resolve().parent.parent / "scenarios" / "data"
 
-EXPECTED_COUNTS = {
-    "financial_analyst_lbo_model": (52, 5, "Consultant"),
-    "deep_researcher_battery_briefing": (48, 5, "Mentor"),
-    "business_strategist_telehealth_entry": (50, 5, "Consultant"),
-    "optimization_solver_supply_chain": (48, 4, "Peer"),
-    "business_analyst_pipeline_diagnosis": (50, 5, "Peer"),
-    "scientist_hypertension_trial": (52, 5, "Consultant"),
-    "financial_analyst_lbo_room": (60, 5, "Consultant"),
-    "optimization_solver_supply_chain_room": (56, 4, "Peer"),
-}
 
 
 @pytest.mark.parametrize("scenario_id", BUILTIN_IDS)
@@ -33,8 +23,7 @@ def test_committed_data_file_is_current(scenario_id: str) -> None:
 def test_every_shipped_builtin_has_its_counts_and_passes_its_own_criteria() -> None:
     scenarios = load_builtin()
     for s in scenarios:
-        turns, edges, tier = EXPECTED_COUNTS[s.scenario_id]
-        assert (len(s.turns), len(s.edge_cases), s.quality_tier) == (turns, edges, tier), s.scenario_id
+        assert not IDENTITIES[s.scenario_id].breaks(s), IDENTITIES[s.scenario_id].breaks(s)
         assert s.channels_used == ["audio", "chat", "screen", "data"], s.scenario_id
         contents = apply_mutations(s.expected_mutations)
         for p in s.products:
@@ -47,8 +36,27 @@ def test_every_shipped_builtin_has_its_counts_and_passes_its_own_criteria() -> N
                 assert run_check(c, contents[o.product_id]).passed, f"{s.scenario_id}: {c.id}"
 
 
-def test_all_six_builtins_are_registered() -> None:
-    assert list(BUILTIN_IDS) == list(EXPECTED_COUNTS)
+def test_every_builtin_is_registered_from_its_identity() -> None:
+    """Every builder folder declares its identity, so none is silently left unlisted; they are listed in their
+    declared order, the published six first."""
+    builders = {f.name for f in (DATA.parent / "builtin").iterdir() if (f / "script.py").is_file()}
+    assert set(BUILDERS.values()) == builders
+    assert [IDENTITIES[s].position for s in BUILTIN_IDS] == list(range(1, len(BUILTIN_IDS) + 1))
+    assert list(BUILDERS.values())[:6] == ["lbo", "battery", "telehealth", "supply_chain", "pipeline", "hypertension"]
+
+
+def test_a_build_unlike_its_identity_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from modylbench.scenarios import ScenarioLoadError
+    from modylbench.scenarios.builtin import generate
+
+    sid = "financial_analyst_lbo_model"
+    monkeypatch.setitem(IDENTITIES, sid, replace(IDENTITIES[sid], turns=51, title="Another meeting"))
+    with pytest.raises((ValueError, ScenarioLoadError)) as err:
+        generate(sid, 0)
+    assert "turns is 52, its identity.toml says 51" in str(err.value)
+    assert "title is 'CloudSync LBO Model'" in str(err.value)
 
 
 def test_a_missing_builder_is_an_error_that_names_it(monkeypatch: pytest.MonkeyPatch) -> None:

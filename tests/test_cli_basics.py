@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from modylbench.simulator import UserError
 from modylbench.simulator._cmd_scenarios import SCHEMAS, schema_json
-from modylbench.simulator._errors import UserError
 from modylbench.simulator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

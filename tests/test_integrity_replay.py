@@ -13,7 +13,7 @@ import pytest
 
 from modylbench.record import GENESIS
 from modylbench.scenarios import load_path
-from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator import RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.agents._reference import BuiltinAgent
-from modylbench.record import RecordIntegrityError, read_record, valid_text
-from modylbench.record._store import GENESIS, canonical
+from modylbench.agents import BuiltinAgent
+from modylbench.record import GENESIS, RecordIntegrityError, read_record, valid_text
+from modylbench.record._store import canonical
 from modylbench.scenarios import load_path
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,4 +88,7 @@ def test_evaluate_with_a_lone_surrogate_writes_the_report(tmp_path: Path, capsys
     assert report.stat().st_size > 1000
     assert not list(out.glob("*.part"))
     text = report.read_text(encoding="utf-8")
-    assert "hello \ufffd world" in text or "hello &#xfffd; world" in text.lower() or "\ufffd" in text
+    # Each lone surrogate is shown as one replacement character where the agent's words are, and nowhere else.
+    assert '<p class="said">hello \ufffd world</p>' in text
+    assert '<p class="chat"><b>agent chat:</b> \ufffd</p>' in text
+    assert text.count("\ufffd") == 2

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.agents._reference import LLMAgent, make_agent
+from modylbench.agents import make_agent
+from modylbench.agents._reference import LLMAgent
 from modylbench.personas import SpeechError, make_engine
 from modylbench.record import (
     MANIFEST_VERSION,

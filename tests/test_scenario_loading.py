@@ -16,11 +16,11 @@ from modylbench.scenarios import (
     load_path,
     make_pointer,
     parse_pointer,
+    parse_scenario,
     resolve,
     run_check,
     to_public,
 )
-from modylbench.scenarios._loader import parse_scenario
 from modylbench.simulator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

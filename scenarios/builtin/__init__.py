@@ -17,23 +17,36 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from modylbench.scenarios._kit import Identity
+
 if TYPE_CHECKING:
     from modylbench.scenarios._schema import Scenario
 
 logger = logging.getLogger(__name__)
 
-# scenario_id -> module (in this package) with a ``build(seed: int = 0) -> Scenario`` function.
-BUILDERS: dict[str, str] = {
-    "financial_analyst_lbo_model": "lbo",
-    "deep_researcher_battery_briefing": "battery",
-    "business_strategist_telehealth_entry": "telehealth",
-    "optimization_solver_supply_chain": "supply_chain",
-    "business_analyst_pipeline_diagnosis": "pipeline",
-    "scientist_hypertension_trial": "hypertension",
-    # Multi-party meetings (docs/authoring.md "Several people"): the one-to-one builders' data and solvers.
-    "financial_analyst_lbo_room": "lbo_room",
-    "optimization_solver_supply_chain_room": "supply_chain_room",
-}
+
+
+def _declared() -> dict[str, Identity]:
+    """Every builder folder in this package, by the identity its ``identity.toml`` declares (read without
+    importing the builders: they load numpy, scipy and solvers), in their listed order."""
+    from modylbench.scenarios._kit import IDENTITY_FILE, identity
+
+    found: dict[str, Identity] = {}
+    for folder in sorted(resources.files(__name__).iterdir(), key=lambda f: f.name):
+        if folder.is_dir() and (folder / IDENTITY_FILE).is_file():
+            found[folder.name] = identity(f"{__name__}.{folder.name}")
+    ordered = sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))
+    ids = [i.scenario_id for _, i in ordered]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"two built-in builders declare the same scenario_id: {sorted(ids)}")
+    return dict(ordered)
+
+
+_FOLDERS = _declared()
+IDENTITIES: dict[str, Identity] = {i.scenario_id: i for i in _FOLDERS.values()}
+"""scenario_id -> what the scenario is, as its builder declares it (``<folder>/identity.toml``)."""
+BUILDERS: dict[str, str] = {i.scenario_id: folder for folder, i in _FOLDERS.items()}
+"""scenario_id -> the builder's folder (a module in this package with a ``build(seed: int = 0) -> Scenario``)."""
 BUILTIN_IDS: tuple[str, ...] = tuple(BUILDERS)
 
 
@@ -87,10 +100,8 @@ def generate(scenario_id: str, seed: int = 0) -> Scenario:
     from modylbench.scenarios._knowledge import designate_pushback, link_withheld
 
     scenario = designate_pushback(link_withheld(scenario))
-    if scenario.scenario_id != scenario_id:
-        raise ValueError(
-            f"builder {BUILDERS[scenario_id]} built {scenario.scenario_id!r}, not {scenario_id!r}"
-        )
+    if broken := IDENTITIES[scenario_id].breaks(scenario):
+        raise ValueError(f"builder {BUILDERS[scenario_id]} built a scenario unlike its identity: {'; '.join(broken)}")
     if seed != 0 and scenario.seed != seed:
         # The instance is named by the seed it was asked for, so that --seed N reproduces it.
         scenario = scenario.model_copy(update={"seed": seed})

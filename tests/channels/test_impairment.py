@@ -9,17 +9,16 @@ import statistics
 import pytest
 
 from modylbench.agents import AudioReceived, join
-from modylbench.channels import LinkOptions, SignalingServer
-from modylbench.channels._audio import fallback_speech
-from modylbench.channels._network import (
+from modylbench.channels import (
     PROFILES,
+    LinkOptions,
     NetworkProfileError,
     PathImpairment,
-    PathModel,
-    datagram_kind,
-    direction_seed,
+    SignalingServer,
+    fallback_speech,
     parse_profile,
 )
+from modylbench.channels._network import PathModel, datagram_kind, direction_seed
 from modylbench.channels._signaling import MEETING_END_TIMEOUT, TEARDOWN_TIMEOUT
 from modylbench.channels._wire import SEND_BUFFER_HIGH
 

@@ -19,6 +19,7 @@ from modylbench.agents import (
     join_inprocess,
 )
 from modylbench.channels import (
+    SYNC_UPDATE,
     AgentAudio,
     AgentChat,
     AgentDisconnected,
@@ -34,9 +35,9 @@ from modylbench.channels import (
     ProtocolFault,
     TurnStartMarker,
     VirtualClock,
+    fallback_speech,
 )
-from modylbench.channels._audio import fallback_speech
-from modylbench.channels._wire import SYNC_UPDATE, encode_sync
+from modylbench.channels._wire import encode_sync
 
 
 async def test_full_meeting_over_inproc() -> None:

@@ -13,8 +13,8 @@ from aiortc.jitterbuffer import JitterFrame
 from av import VideoFrame
 from PIL import Image, ImageDraw
 
-from modylbench.channels import VirtualClock
-from modylbench.channels._audio import SILENCE, AudioSource, fallback_speech, frame_dbfs, frames_of
+from modylbench.channels import VirtualClock, fallback_speech
+from modylbench.channels._audio import SILENCE, AudioSource, frame_dbfs, frames_of
 from modylbench.channels._webrtc import OpusFrames, PacedAudioTrack, ScreenTrack, to_mono_s16
 from modylbench.channels._wire import SharedRate, sha256_hex
 

@@ -8,15 +8,8 @@ import math
 
 import numpy as np
 
-from modylbench.channels._audio import (
-    SILENCE,
-    AudioSource,
-    VoiceActivity,
-    fallback_speech,
-    frame_dbfs,
-    frames_of,
-    is_digital_silence,
-)
+from modylbench.channels import VoiceActivity, fallback_speech
+from modylbench.channels._audio import SILENCE, AudioSource, frame_dbfs, frames_of, is_digital_silence
 
 
 def _numpy_dbfs(pcm: bytes) -> float:

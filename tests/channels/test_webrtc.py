@@ -21,6 +21,7 @@ from modylbench.agents import (
     join,
 )
 from modylbench.channels import (
+    SYNC_STEP1,
     AgentChat,
     AgentDisconnected,
     AgentDocMessage,
@@ -33,9 +34,10 @@ from modylbench.channels import (
     ProtocolFault,
     SignalingServer,
     TurnStartMarker,
+    fallback_speech,
 )
-from modylbench.channels._audio import fallback_speech, frame_dbfs
-from modylbench.channels._wire import SYNC_STEP1, encode_sync
+from modylbench.channels._audio import frame_dbfs
+from modylbench.channels._wire import encode_sync
 
 pytestmark = pytest.mark.timeout(60)
 

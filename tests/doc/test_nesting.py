@@ -14,21 +14,22 @@ from typing import Any
 import pytest
 from pycrdt import Array, Doc, Map
 
-from modylbench.agents import join_inprocess
-from modylbench.agents._reference import make_agent
-from modylbench.channels import InProcessMeeting, LinkOptions, VirtualClock
-from modylbench.channels._shareddoc import (
+from modylbench.agents import join_inprocess, make_agent
+from modylbench.channels import (
     SYNC_STEP1,
     SYNC_UPDATE,
     DocMessageError,
+    InProcessMeeting,
+    LinkOptions,
     SharedDocument,
+    VirtualClock,
+    WebServer,
     sync_message,
 )
-from modylbench.channels._web import WebServer
 from modylbench.personas import make_engine
-from modylbench.record import DocUpdate, read_record
-from modylbench.record._derive import derive_responses, derive_trajectory
-from modylbench.record._doc import MAX_NESTING, TOO_DEEP, products_json
+from modylbench.record import MAX_NESTING, DocUpdate, derive_responses, products_json, read_record
+from modylbench.record._derive import derive_trajectory
+from modylbench.record._doc import TOO_DEEP
 from modylbench.scenarios import load_path
 from modylbench.simulator._session import run_meeting
 from tests.web._yclient import YClient

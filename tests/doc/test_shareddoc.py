@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pycrdt import Array, Doc, Map
 
-from modylbench.channels._shareddoc import (
+from modylbench.channels import (
     SYNC_STEP1,
     SYNC_STEP2,
     SYNC_UPDATE,
@@ -21,9 +21,8 @@ from modylbench.channels._shareddoc import (
     parse_message,
     sync_message,
 )
-from modylbench.record import DocSnapshot, DocUpdate
-from modylbench.record._derive import derive_trajectory, rebuild_doc
-from modylbench.record._doc import products_json
+from modylbench.record import DocSnapshot, DocUpdate, products_json, rebuild_doc
+from modylbench.record._derive import derive_trajectory
 
 
 class Recorder:

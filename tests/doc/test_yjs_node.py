@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.channels._shareddoc import SharedDocument
+from modylbench.channels import SharedDocument
 from modylbench.record._derive import derive_trajectory
 
 from .test_shareddoc import Recorder

@@ -19,7 +19,8 @@ from modylbench.channels import SignalingServer, WallClock
 from modylbench.integrations.pipecat import MeetingInputTransport, meeting_instructions
 from modylbench.record import read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._runner import score_session, speech_engines
+from modylbench.simulator import score_session
+from modylbench.simulator._runner import speech_engines
 from modylbench.simulator._session import run_meeting
 from tests.scoring.openai_server import Answer, Script, openai_server, tool_call
 

@@ -6,6 +6,7 @@ Screenshots are kept under test-artifacts/report/ for people to look at.
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,11 @@ async def test_session_recording_seeks_to_a_turn(session_folder: Path, tmp_path:
     path = session_folder / "report.html"
     browser, head = await _render(path, "session", tmp_path)
     try:
-        assert head and "Peer" in head["text"] or "Consultant" in head["text"] or "Mentor" in head["text"]
+        # The headline shows the tier this run reached (not merely some tier's name: the line also says which
+        # tier the scenario needs).
+        reached = json.loads((session_folder / "scorecard.json").read_text(encoding="utf-8"))["scenarios"][0]["tier"]
+        shown = await browser.eval("document.querySelector('.headline .tier').firstChild.textContent.trim()")
+        assert head and reached and shown == reached
         meta = await browser.eval("""(() => { const a = document.querySelector('audio');
             return new Promise(r => { const done = () => r({d: a.duration, err: a.error && a.error.code});
               if (a.readyState >= 1) done(); else { a.addEventListener('loadedmetadata', done);

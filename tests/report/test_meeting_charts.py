@@ -19,7 +19,7 @@ from modylbench.record import (
 )
 from modylbench.scenarios import Part, ProductTemplate, SheetTemplate
 from modylbench.scoring import ScenarioScore, Scorecard, read_scorecard
-from modylbench.scoring.report import build_report, build_runs, load_session
+from modylbench.scoring.report import RunView, SessionView, build_report, build_runs, load_session
 from modylbench.scoring.report._charts import (
     HEAT_BLOCK,
     ROW_WIDTH,
@@ -30,7 +30,7 @@ from modylbench.scoring.report._charts import (
     latency_chart,
 )
 from modylbench.scoring.report._content import render_content
-from modylbench.scoring.report._view import RunView, SessionView, _activity, turn_latencies
+from modylbench.scoring.report._view import _activity, turn_latencies
 
 from .conftest import SCENARIO
 

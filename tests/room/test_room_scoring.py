@@ -4,11 +4,8 @@ names, the agents that answer everything or only their name lose, and the search
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,19 +21,9 @@ ROOMS = ("financial_analyst_lbo_room", "optimization_solver_supply_chain_room")
 PEER, CONSULTANT = 6.0, 9.0
 
 
-def _load(name: str, file: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / file)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from modylbench_testsupport import make_fixtures as FIX  # noqa: E402
+from modylbench_testsupport import search as S  # noqa: E402
 
-
-FIX = _load("modylbench_make_fixtures_for_room", "make_fixtures.py")
-S = _load("modylbench_search_fixtures", "search.py")
 MOVES = S.ROOM
 
 

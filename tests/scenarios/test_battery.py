@@ -24,8 +24,7 @@ from modylbench.scenarios import (
     to_public,
 )
 from modylbench.scenarios.builtin import (
-    battery,
-    generate,  # the registry: the builder plus the generic passes (withheld facts, pushback)
+    battery,  # the registry: the builder plus the generic passes (withheld facts, pushback)
 )
 
 SID = "deep_researcher_battery_briefing"
@@ -323,34 +322,6 @@ def test_sulfide_chart_value_is_the_consensus_not_the_press_release(scenario: Sc
 
 
 # --------------------------------------------------------------------------- fresh instances
-
-
-def test_seed_zero_is_the_committed_scenario() -> None:
-    committed = _committed().model_dump()
-    assert generate("deep_researcher_battery_briefing", 0).model_dump() == committed
-    assert battery.draw_inputs(0) == battery.TODAY
-
-
-def _measured_facts(scenario: Scenario) -> dict[str, float]:
-    """Numeric facts that are measurements: not counts of the (fixed) rows, not calendar years, not a share of
-    counts; those stay the same on every seed because the script's structure does."""
-    out = {}
-    for t in scenario.turns:
-        for f in t.expected_facts:
-            if isinstance(f.value, str) or f.tolerance_pct == 0.0 or f.id == "press_failed":
-                continue
-            if f.unit == "" and 2000 <= f.value <= 2100:
-                continue
-            out[f.id] = float(f.value)
-    return out
-
-
-@pytest.mark.parametrize("seed", FRESH_SEEDS)
-def test_a_fresh_seed_measures_new_figures(seed: int) -> None:
-    today, fresh = _measured_facts(_committed()), _measured_facts(battery.build(seed))
-    assert fresh.keys() == today.keys() and len(today) > 60
-    moved = [k for k, x in today.items() if abs(fresh[k] - x) > 0.02 * abs(x)]
-    assert len(moved) >= 0.8 * len(today), sorted(today.keys() - set(moved))
 
 
 @pytest.mark.parametrize("seed", (0, *FRESH_SEEDS))

@@ -24,17 +24,12 @@ from modylbench.scenarios import (
     numbers_close,
     run_check,
 )
-from modylbench.scenarios.builtin import (
-    generate,  # the registry: the builder plus the generic passes (withheld facts, pushback)
-)
 from modylbench.scenarios.builtin import hypertension as hyp
 
 from .instances import SEEDS, instance
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{hyp.SCENARIO_ID}.json"
 ARMS = ("placebo", "low_dose", "high_dose")
-
-
 
 
 def built(seed: int) -> Scenario:
@@ -391,22 +386,8 @@ def _mi_seed(sc: Scenario) -> int:
 # --------------------------------------------------------------------------- fresh instances
 
 
-def test_data_file_is_the_published_instance() -> None:
-    assert generate("scientist_hypertension_trial", 0) == built(0)
+def test_the_published_instance_is_the_committed_trial_seed() -> None:
     assert built(0).seed == hyp.SEED
-
-
-def _numeric_facts(s: Scenario) -> dict[str, float]:
-    return {f.id: float(f.value) for t in s.turns for f in t.expected_facts if not isinstance(f.value, str)}
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_fresh_instance_has_new_numbers(seed: int) -> None:
-    old, new = _numeric_facts(built(0)), _numeric_facts(built(seed))
-    assert old.keys() == new.keys()
-    moved = [k for k in old if abs(new[k] - old[k]) > 0.02 * max(abs(old[k]), 1e-9)]
-    assert len(moved) >= 0.8 * len(old), sorted(old.keys() - set(moved))
-    assert built(seed).seed == seed
 
 
 def _strings(o: object) -> list[str]:
@@ -476,6 +457,3 @@ def test_fresh_instance_states_no_stale_figure() -> None:
         assert not re.search(old_figs[k], text1), (k, old_figs[k])
 
 
-def test_fresh_instances_are_deterministic() -> None:
-    assert hyp.build(5) == hyp.build(5)
-    assert hyp.build(5) != built(1)

@@ -7,59 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from modylbench.scenarios import PHASES, Scenario, apply_mutations, parse_scenario, run_check, to_public
-from modylbench.scenarios.builtin import BUILTIN_IDS, committed, data_text
+from modylbench.scenarios.builtin import BUILTIN_IDS, IDENTITIES, committed, data_text
 
 from .instances import SEEDS, instance
 
 DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 CHANNELS = ["audio", "chat", "screen", "data"]
 
-SHAPE: dict[str, dict[str, Any]] = {
-    "financial_analyst_lbo_model": {
-        "vertical": "Financial Analyst", "title": "CloudSync LBO Model", "quality_tier": "Consultant",
-        "turns": 52, "edge_cases": 5, "products": {"lbo_model", "ic_memo", "debt_paydown"},
-    },
-    "deep_researcher_battery_briefing": {
-        "vertical": "Deep Researcher", "title": "Solid-State Battery Intelligence Briefing",
-        "quality_tier": "Mentor", "turns": 48, "edge_cases": 5,
-        "products": {"evidence_table", "briefing", "energy_density_chart"},
-    },
-    "business_strategist_telehealth_entry": {
-        "vertical": "Business Strategist", "title": "SEA Telehealth Market Entry Strategy",
-        "quality_tier": "Consultant", "turns": 50, "edge_cases": 5,
-        "products": {"market_model", "entry_strategy", "country_scorecard"},
-    },
-    "optimization_solver_supply_chain": {
-        "vertical": "Optimization Solver", "title": "Q4 Supply Chain Distribution Optimization",
-        "quality_tier": "Peer", "turns": 48, "edge_cases": 4,
-        "products": {"distribution_plan", "optimization_memo", "capacity_utilization"},
-    },
-    "business_analyst_pipeline_diagnosis": {
-        "vertical": "Business Analyst", "title": "Q3 Pipeline Conversion Rate Diagnosis", "quality_tier": "Peer",
-        "turns": 50, "edge_cases": 5, "products": {"funnel_analysis", "diagnosis_memo", "conversion_trend"},
-    },
-    "scientist_hypertension_trial": {
-        "vertical": "Scientist", "title": "Phase II Hypertension Trial Statistical Analysis",
-        "quality_tier": "Consultant", "turns": 52, "edge_cases": 5,
-        "products": {"results_tables", "statistical_report", "sbp_change_by_arm"},
-    },
-    # Multi-party meetings (tests/room): the one-to-one meetings with people added.
-    "financial_analyst_lbo_room": {
-        "vertical": "Financial Analyst", "title": "CloudSync LBO Model, with the CFO and operations lead",
-        "quality_tier": "Consultant", "turns": 60, "edge_cases": 5, "products": {"lbo_model", "ic_memo", "debt_paydown"},
-    },
-    "optimization_solver_supply_chain_room": {
-        "vertical": "Optimization Solver", "title": "Q4 distribution plan, with ops and finance",
-        "quality_tier": "Peer", "turns": 56, "edge_cases": 4,
-        "products": {"distribution_plan", "optimization_memo", "capacity_utilization"},
-    },
-}  # fmt: skip
-"""What each scenario is: the same on every instance (a fresh seed changes figures, not the meeting)."""
 
 
 @pytest.fixture(
@@ -72,21 +30,18 @@ def scenario(request: pytest.FixtureRequest) -> Scenario:
     return instance(sid, seed)
 
 
-def test_all_eight_are_covered() -> None:
-    assert set(SHAPE) == set(BUILTIN_IDS) and len(BUILTIN_IDS) == 8
+def test_every_builtin_is_covered() -> None:
+    assert set(IDENTITIES) == set(BUILTIN_IDS) and BUILTIN_IDS
 
 
 # --------------------------------------------------------------------------- shape
 
 
 def test_identity_counts_and_channels(scenario: Scenario) -> None:
-    shape = SHAPE[scenario.scenario_id]
-    assert (scenario.vertical, scenario.title, scenario.quality_tier) == (
-        shape["vertical"], shape["title"], shape["quality_tier"]
-    )  # fmt: skip
-    assert (len(scenario.turns), len(scenario.edge_cases)) == (shape["turns"], shape["edge_cases"])
-    assert {p.product_id for p in scenario.products} == shape["products"]
-    assert {o.product_id for o in scenario.expected_outputs} == shape["products"]
+    # What each scenario is, the same on every instance (a fresh seed changes figures, not the meeting).
+    declared = IDENTITIES[scenario.scenario_id]
+    assert not declared.breaks(scenario), declared.breaks(scenario)
+    assert {o.product_id for o in scenario.expected_outputs} == set(declared.products)
     assert scenario.channels_used == CHANNELS
     assert {t.channel for t in scenario.turns} == set(CHANNELS)
     assert [t.turn_index for t in scenario.turns] == list(range(len(scenario.turns)))

@@ -6,7 +6,6 @@ import copy
 import csv
 import dataclasses
 import io
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,12 +18,10 @@ from modylbench.scenarios import (
     Scenario,
     VerificationCriterion,
     apply_mutations,
-    parse_scenario,
     resolve,
     run_check,
     set_at,
 )
-from modylbench.scenarios._public import to_public
 from modylbench.scenarios.builtin import (
     generate,  # the registry: the builder plus the generic passes (withheld facts, pushback)
     lbo,
@@ -354,22 +351,6 @@ def _strings(o: Any) -> list[str]:
     if isinstance(o, list):
         return [t for v in o for t in _strings(v)]
     return []
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_fresh_seed_validates_and_moves_most_figures(base: Scenario, seed: int) -> None:
-    fresh = _built(seed)
-    again = parse_scenario(json.loads(json.dumps(to_public(fresh))), f"seed {seed}")
-    assert again.model_dump() == fresh.model_dump()
-    assert [(t.phase, t.channel, t.edge_case) for t in fresh.turns] == [
-        (t.phase, t.channel, t.edge_case) for t in base.turns
-    ]
-    assert [p.product_id for p in fresh.products] == [p.product_id for p in base.products]
-    old = {f.id: f.value for t in base.turns for f in t.expected_facts if not isinstance(f.value, str)}
-    new = {f.id: f.value for t in fresh.turns for f in t.expected_facts if not isinstance(f.value, str)}
-    assert new.keys() == old.keys()
-    moved = [k for k, v in old.items() if abs(float(new[k]) - float(v)) > 0.02 * max(abs(float(v)), 1e-9)]
-    assert len(moved) >= 0.8 * len(old), sorted(set(old) - set(moved))
 
 
 def test_no_text_of_a_fresh_seed_states_a_committed_input(base: Scenario) -> None:

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.scenarios import Scenario, apply_mutations, parse_scenario, run_check, to_public
+from modylbench.scenarios import Scenario, apply_mutations, run_check
 from modylbench.scenarios.builtin import (
-    generate,  # the registry: the builder plus the generic passes (withheld facts, pushback)
     telehealth,
 )
 
@@ -24,8 +23,6 @@ from .instances import SEEDS, instance
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "scenarios" / "data" / f"{telehealth.SCENARIO_ID}.json"
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
 
 
 def built(seed: int) -> Scenario:
@@ -285,35 +282,8 @@ def test_changed_reference_fails(scenario: Scenario) -> None:
 # ----------------------------------------------------------------------------- fresh instances
 
 
-def test_build_defaults_to_the_published_instance() -> None:
-    assert generate("business_strategist_telehealth_entry", 0) == built(0)
-    assert telehealth.inputs() is telehealth.TODAY
-
-
-def test_fresh_instance_round_trips_the_public_format(scenario: Scenario) -> None:
-    assert parse_scenario(to_public(scenario), "telehealth") == parse_scenario(
-        to_public(scenario), "telehealth"
-    )
+def test_every_instance_keeps_the_story(scenario: Scenario) -> None:
     assert not telehealth.story_breaks(telehealth.inputs(scenario.seed))
-
-
-def _numeric_facts(s: Scenario) -> dict[str, float]:
-    """Numeric facts whose relative change means something: exact counts and calendar years are left out."""
-    return {
-        f.id: float(f.value)
-        for t in s.turns
-        for f in t.expected_facts
-        if not isinstance(f.value, str) and f.tolerance_pct >= 0.1
-    }
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_fresh_instance_has_new_numbers(seed: int) -> None:
-    old, new = _numeric_facts(built(0)), _numeric_facts(built(seed))
-    shared = old.keys() & new.keys()
-    assert len(shared) >= 0.95 * len(old)
-    moved = [k for k in shared if abs(new[k] - old[k]) > 0.02 * max(abs(old[k]), 1e-9)]
-    assert len(moved) >= 0.8 * len(shared), sorted(shared - set(moved))
 
 
 def _strings(o: object) -> list[str]:
@@ -368,8 +338,6 @@ def test_fresh_instance_states_no_stale_figure() -> None:
         assert not re.search(old_figs[k], text1), (k, old_figs[k])
 
 
-def test_fresh_instances_are_deterministic() -> None:
-    draw = telehealth.inputs.__wrapped__  # past the cache: the draw itself must repeat
+def test_the_draw_itself_repeats() -> None:
+    draw = telehealth.inputs.__wrapped__  # past the cache (builds: tests/scenarios/test_fresh_instances.py)
     assert draw(5) == draw(5) != telehealth.TODAY
-    assert telehealth.build(5) == telehealth.build(5)
-    assert telehealth.build(5) != built(1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,16 +12,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_fixture_maker() -> ModuleType:
-    """fixtures/responses/make_fixtures.py as a module."""
-    name = "modylbench_make_response_fixtures"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "make_fixtures.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """The response-fixture generator (modylbench_testsupport.make_fixtures)."""
+    from modylbench_testsupport import make_fixtures
+
+    return make_fixtures
+
 
 
 def _mut(turn: int, pid: str, mtype: str, path: str, ev: Any = None, value: Any = None) -> dict[str, Any]:

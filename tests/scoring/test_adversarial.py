@@ -1,6 +1,6 @@
 """The adversarial suite (issue 13, item 9): what the scores must be, for every built-in scenario.
 
-fixtures/responses/adversarial.py derives, from each scenario, correct agents in many styles,
+tests/support/modylbench_testsupport/adversarial.py derives, from each scenario, correct agents in many styles,
 gaming agents and partially correct agents. A fair benchmark that cannot be gamed rates every
 correct style at Consultant (>= 9.0), every gaming strategy below Peer (< 6.0) and the partial
 agents in between, rising with how much is right; with the offline judge alone and with a panel
@@ -13,12 +13,9 @@ Each scenario's lines are scored once per session (one ``score`` call) and share
 from __future__ import annotations
 
 import copy
-import importlib.util
 import inspect
 import json
-import sys
 from functools import cache
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -26,24 +23,10 @@ import pytest
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import Scenario, resolve_scenarios
 from modylbench.scoring import ScenarioScore, make_judges, score
+from modylbench_testsupport import adversarial as ADV
 
 from .openai_server import Answer, Script, good, openai_server
-from .scoring_helpers import ROOT
 
-
-def _load_suite() -> ModuleType:
-    name = "modylbench_adversarial_fixtures"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ADV = _load_suite()
 SCENARIOS: dict[str, Scenario] = resolve_scenarios([])
 IDS = sorted(SCENARIOS)
 # The panel sends every item of every strategy over HTTP: about 2,200 requests and 20-25 s per

@@ -58,6 +58,6 @@ def test_committed_fixtures_are_current() -> None:
         pytest.skip("no built-in scenario data yet")
     for name, lines in MAKER.make_all(builtin).items():
         path: Path = folder / f"{name}.jsonl"
-        assert path.is_file(), f"{path} missing: run python fixtures/responses/make_fixtures.py"
+        assert path.is_file(), f"{path} missing: run python tests/support/modylbench_testsupport/make_fixtures.py"
         stored = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
         assert stored == json.loads(json.dumps(lines)), f"{path.name} is stale: rerun make_fixtures.py"

@@ -4,8 +4,6 @@ a guess, a question left unused, question spam and fishing buy nothing; a defend
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +11,7 @@ import pytest
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import WITHHELD_FACT_PREFIX, load_builtin, withheld_edits, wrong_figure
 from modylbench.scoring import make_judges, score
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "responses"))
-import make_fixtures as M  # noqa: E402
+from modylbench_testsupport import make_fixtures as M
 
 SCENARIOS = load_builtin()
 IDS = [s.scenario_id for s in SCENARIOS]

@@ -21,10 +21,8 @@ import pytest
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import ExpectedFact, Scenario, number_matches, quantities, resolve_scenarios
 from modylbench.scoring import ScenarioScore, make_judges, score
+from modylbench_testsupport import adversarial as ADV
 
-from .test_adversarial import ADV as SUITE
-
-ADV = SUITE  # fixtures/responses/adversarial.py, loaded once by the adversarial suite
 SCENARIOS: dict[str, Scenario] = resolve_scenarios([])
 LBO = SCENARIOS["financial_analyst_lbo_model"]
 

@@ -10,8 +10,7 @@ import pytest
 
 from modylbench.record import ScenarioResponses
 from modylbench.scenarios import Scenario
-from modylbench.scoring import TURN_DIMENSIONS, JudgeSpecError, make_judges, score
-from modylbench.scoring._judges import TurnItem
+from modylbench.scoring import TURN_DIMENSIONS, JudgeSpecError, TurnItem, make_judges, score
 from modylbench.scoring._llm import JudgeConfigError, OpenAIJudge, response_format
 
 from .openai_server import Answer, Script, good, openai_server
@@ -197,7 +196,7 @@ def test_concurrency_is_bounded(scenario: Scenario) -> None:
 def test_product_prompt_keeps_agent_content_inside_the_delimiters(scenario: Scenario) -> None:
     from modylbench.record import WorkProduct
     from modylbench.scenarios import run_check
-    from modylbench.scoring._judges import ProductItem
+    from modylbench.scoring import ProductItem
     from modylbench.scoring._llm import build_messages, item_inputs
 
     out = scenario.expected_outputs[1]

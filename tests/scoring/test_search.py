@@ -1,6 +1,6 @@
 """The searching adversaries of issue 23 (items 10 and 11): the gates the scoring must hold against them.
 
-fixtures/responses/search.py holds a blind adversary (it knows only the public view of an instance),
+tests/support/modylbench_testsupport/search.py holds a blind adversary (it knows only the public view of an instance),
 a partial-knowledge one (it also knows a share p of the instance's truth) and a fairness search
 (substance-preserving transforms of the reference). Per scenario: the best blind line stays below
 Peer; the best partial line stays at or under 1.5 + 9p and below Consultant at p = 0.8; the worst
@@ -11,36 +11,18 @@ large budget.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
-import sys
 from functools import cache
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from modylbench.scenarios import Scenario
 from modylbench.scenarios.builtin import BUILTIN_IDS, build
+from modylbench_testsupport import search as S
 
-from .scoring_helpers import ROOT
-
-
-def _load() -> ModuleType:
-    name = "modylbench_search_fixtures"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "fixtures" / "responses" / "search.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-S = _load()
 IDS = sorted(BUILTIN_IDS)
 DEFAULT = ["deep_researcher_battery_briefing", "financial_analyst_lbo_model"]
 SLOW = [s for s in IDS if s not in DEFAULT]

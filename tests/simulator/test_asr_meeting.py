@@ -19,8 +19,7 @@ from modylbench.record import (
     read_record,
 )
 from modylbench.scenarios import load_builtin
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import cli, exit_code
 
 from ..scoring.transcription_server import Fault, Transcriber, transcription_server

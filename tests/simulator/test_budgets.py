@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents import TurnStarted, join_inprocess
-from modylbench.agents._client import MeetingClient
-from modylbench.channels import InProcessMeeting, VirtualClock
-from modylbench.channels._wire import MAX_TRANSCRIPT_TURN, SYNC_UPDATE, encode_sync
+from modylbench.agents import MeetingClient, TurnStarted, join_inprocess
+from modylbench.channels import SYNC_UPDATE, InProcessMeeting, VirtualClock
+from modylbench.channels._wire import MAX_TRANSCRIPT_TURN, encode_sync
 from modylbench.personas import make_engine
 from modylbench.record import read_record
 from modylbench.scenarios import Scenario, load_path
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator import MeetingOptions, MeetingResult
+from modylbench.simulator._session import run_meeting
 from modylbench.simulator._sessionkey import session_folders
 from modylbench.simulator.cli import exit_code
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from modylbench.scenarios.builtin import BUILTIN_IDS
 from modylbench.simulator.cli import exit_code
 
 datasets = pytest.importorskip("datasets")  # in the test extra; absent only in a bare install
@@ -42,7 +43,7 @@ def test_each_config_loads_with_datasets(
 def test_default_config_is_the_scenarios(exported: Path, tmp_path: Path) -> None:
     ds = datasets.load_dataset(str(exported), split="test", cache_dir=str(tmp_path / "hf"))
     assert "scenario_id" in ds.column_names and "edge_case_id" not in ds.column_names
-    assert len(set(ds["scenario_id"])) == 8
+    assert sorted(set(ds["scenario_id"])) == sorted(BUILTIN_IDS)
 
 
 def test_card_front_matter_and_columns(exported: Path) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from modylbench.record import read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator import RunSpec, run_one, score_session
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]

@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import BuiltinAgent
+from modylbench.agents import BuiltinAgent
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin, load_path, resolve_scenarios
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,8 +229,10 @@ def test_meeting_over_real_webrtc(tmp_path: Path) -> None:
     assert entry.modylbench_score is not None and entry.modylbench_score >= 9.0
 
 
-def test_resolve_scenarios_has_all_eight() -> None:
-    assert len(resolve_scenarios()) == 8  # six one-to-one meetings, two multi-party ones
+def test_resolve_scenarios_has_every_builtin() -> None:
+    from modylbench.scenarios.builtin import BUILTIN_IDS
+
+    assert list(resolve_scenarios()) == list(BUILTIN_IDS)
 
 
 def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,

@@ -13,7 +13,8 @@ from modylbench.channels import CaptionReceived, ChatReceived, InProcessMeeting,
 from modylbench.personas import make_engine
 from modylbench.record import read_record
 from modylbench.scenarios import load_builtin
-from modylbench.simulator._session import MeetingOptions, run_meeting
+from modylbench.simulator import MeetingOptions
+from modylbench.simulator._session import run_meeting
 
 LBO = next(s for s in load_builtin() if s.scenario_id == "financial_analyst_lbo_model")
 

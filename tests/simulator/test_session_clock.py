@@ -6,8 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from modylbench.agents import Hello, join_inprocess
-from modylbench.agents._reference import make_agent
+from modylbench.agents import Hello, join_inprocess, make_agent
 from modylbench.channels import InProcessMeeting, LinkOptions, VirtualClock
 from modylbench.personas import make_engine
 from modylbench.record import read_record

@@ -15,7 +15,8 @@ from modylbench.channels import InProcessMeeting, VirtualClock
 from modylbench.personas import make_engine
 from modylbench.record import read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator import MeetingOptions, MeetingResult
+from modylbench.simulator._session import run_meeting
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]

@@ -8,8 +8,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from modylbench.channels import InProcessMeeting, VirtualClock
-from modylbench.channels._shareddoc import SharedDocument
+from modylbench.channels import InProcessMeeting, SharedDocument, VirtualClock
 from modylbench.personas import AgentActivity
 from modylbench.record import attachment_path
 from modylbench.simulator._session import AgentEventRecorder, SessionRecorder

@@ -11,13 +11,12 @@ import numpy as np
 
 from modylbench.agents import TurnClosed, TurnEnded, join_inprocess
 from modylbench.agents._reference import OracleAgent
-from modylbench.channels import InProcessMeeting, VirtualClock
-from modylbench.channels._agentside import MeetingEnded
+from modylbench.channels import InProcessMeeting, MeetingEnded, VirtualClock
 from modylbench.personas import make_engine
-from modylbench.record import attachment_path, read_record
-from modylbench.record._derive import derive_responses
+from modylbench.record import attachment_path, derive_responses, read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._session import MeetingOptions, MeetingResult, run_meeting
+from modylbench.simulator import MeetingOptions, MeetingResult
+from modylbench.simulator._session import run_meeting
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = load_path(ROOT / "fixtures" / "scenarios" / "mini_fixture.jsonl")[0]

@@ -5,31 +5,22 @@ test_adversarial.py) shows the scorer is fair; this shows the meeting path keeps
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from modylbench.agents._reference import AGENTS
+from modylbench.agents import AGENTS
 from modylbench.scenarios import Scenario, load_builtin
-from modylbench.simulator._runner import RunSpec, run_one, score_session
+from modylbench.simulator import RunSpec, run_one, score_session
+from modylbench_testsupport import adversarial as SUITE
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {s.scenario_id: s for s in load_builtin()}
 
 
-def _suite() -> Any:
-    spec = importlib.util.spec_from_file_location("adversarial_live", ROOT / "fixtures" / "responses" / "adversarial.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["adversarial_live"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-SUITE = _suite()
 
 
 def _play(sc: Scenario, style: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -12,13 +12,20 @@ from typing import Any
 
 import pytest
 
-from modylbench.record import ChatMessage, DocUpdate, PersonaUtterance, TurnStart, read_record
-from modylbench.record._derive import derive_responses, derive_trajectory, rebuild_doc
-from modylbench.record._doc import products_json
+from modylbench.record import (
+    ChatMessage,
+    DocUpdate,
+    PersonaUtterance,
+    TurnStart,
+    derive_responses,
+    products_json,
+    read_record,
+    rebuild_doc,
+)
+from modylbench.record._derive import derive_trajectory
 from modylbench.scenarios import ScenarioLoadError, load_builtin, resolve_scenarios, to_public
 from modylbench.scenarios import builtin as builtins
-from modylbench.simulator._runner import RunSpec, run_one, score_session
-from modylbench.simulator._session import MeetingOptions
+from modylbench.simulator import MeetingOptions, RunSpec, run_one, score_session
 from modylbench.simulator.cli import exit_code
 
 SCENARIOS = {s.scenario_id: s for s in load_builtin()}

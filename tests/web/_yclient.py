@@ -8,7 +8,8 @@ from typing import Any
 from pycrdt import Doc, Map
 from websockets.asyncio.client import ClientConnection, connect
 
-from modylbench.channels._shareddoc import SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE, read_doc_varuint, sync_message
+from modylbench.channels import SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE, sync_message
+from modylbench.channels._shareddoc import read_doc_varuint
 from modylbench.channels._ywebsocket import awareness_message, parse_awareness
 
 

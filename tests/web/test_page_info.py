@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modylbench.channels._web import WebServer
+from modylbench.channels import WebServer
 from modylbench.scenarios import persona_text, resolve_scenarios
 from modylbench.simulator._cmd_serve import _page_info
 

@@ -10,9 +10,8 @@ from pathlib import Path
 
 from pycrdt import Map
 
-from modylbench.channels import VirtualClock
-from modylbench.channels._shareddoc import SharedDocument
-from modylbench.channels._web import WebMeeting, WebServer
+from modylbench.channels import SharedDocument, VirtualClock, WebServer
+from modylbench.channels._web import WebMeeting
 from modylbench.channels._ywebsocket import (
     AWARENESS_BURST,
     MAX_AWARENESS_IDS,

@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 from pycrdt import Doc, Map
 
-from modylbench.agents import join_inprocess
-from modylbench.agents._reference import make_agent
-from modylbench.channels import InProcessMeeting, LinkOptions, VirtualClock
-from modylbench.channels._web import WebServer
+from modylbench.agents import join_inprocess, make_agent
+from modylbench.channels import InProcessMeeting, LinkOptions, VirtualClock, WebServer
 from modylbench.personas import make_engine
 from modylbench.record import read_record
 from modylbench.scenarios import load_path
-from modylbench.simulator._session import MeetingOptions, run_meeting
+from modylbench.simulator import MeetingOptions
+from modylbench.simulator._session import run_meeting
 from tests.web._yclient import YClient
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,7 @@ from pycrdt import Doc, Map
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from modylbench.channels._shareddoc import SYNC_UPDATE, SharedDocument, sync_message
-from modylbench.channels._web import WebServer
+from modylbench.channels import SYNC_UPDATE, SharedDocument, WebServer, sync_message
 from modylbench.record import DocUpdate
 from modylbench.record._derive import derive_trajectory
 

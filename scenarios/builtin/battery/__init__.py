@@ -3,7 +3,7 @@
 The intel team's claims table (with a retracted paper, stale and conflicting claims), a partner update with a
 unit swap and a corrupt row, and analyst cost estimates (``data``); the claims reconciled by explicit evidence
 rules and the cost curves fitted with numpy (``solver``); fresh instances redrawn around today's figures
-(``draws``); the work products (``products``) and the meeting that builds them (``script``). ``build(seed)``:
+(``instances``); the work products (``products``) and the meeting that builds them (``script``). ``build(seed)``:
 seed 0 is the committed scenario, any other seed plays the same meeting on figures the story still fits.
 """
 
@@ -26,10 +26,10 @@ from modylbench.scenarios.builtin.battery.data import (
     swapped_units,
     update_csv,
 )
-from modylbench.scenarios.builtin.battery.draws import draw_inputs
-from modylbench.scenarios.builtin.battery.products import spoken
+from modylbench.scenarios.builtin.battery.instances import draw_inputs
 from modylbench.scenarios.builtin.battery.script import build
 from modylbench.scenarios.builtin.battery.solver import Solution, ground_truth, solve, story_breaks
+from modylbench.scenarios.builtin.battery.wording import spoken
 
 # The name the scenario's tests know the persona's number words by.
 _spoken = spoken

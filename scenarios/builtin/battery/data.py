@@ -9,9 +9,13 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
+from modylbench.scenarios._kit import identity
+
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "deep_researcher_battery_briefing"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 
 # Fixed by the script: the evidence tiers, the readiness weights the persona questions ("sixty-forty") and
 # the calendar (SOP, the CEO's 2027 headline, source dates). The figures are in ``Inputs`` below.

@@ -1,4 +1,4 @@
-"""The battery briefing's work products as the reference solution writes them: how figures are said, the
+"""The battery briefing's work products as the reference solution writes them: the
 evidence-table rows, the briefing's section texts, the chart, and the checks each deliverable must pass."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from typing import Any
 
 from modylbench.scenarios._kit import criterion
 from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
-from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.battery.data import (
     BASELINE,
     CHEMISTRIES,
@@ -22,42 +21,11 @@ from modylbench.scenarios.builtin.battery.data import (
     RejectedRow,
 )
 from modylbench.scenarios.builtin.battery.solver import Consensus, Solution, Verdict
+from modylbench.scenarios.builtin.battery.wording import eur_m, figure, one_decimal, usd
 
 logger = logging.getLogger(__name__)
 
 EVIDENCE_TABLE, BRIEFING, CHART = "evidence_table", "briefing", "energy_density_chart"
-
-# --------------------------------------------------------------------------- figures as they are said
-
-
-def one_decimal(value: float) -> float:
-    return float(round(value, 1))
-
-
-def figure(value: float, decimals: int = 1) -> str:
-    """A number as people say it: integers without decimals, thousands separated."""
-    if abs(value - round(value)) < 1e-9:
-        return f"{int(round(value)):,}"
-    return f"{value:,.{decimals}f}"
-
-
-def usd(value: float) -> str:
-    return f"${value:,.0f}"
-
-
-def eur_m(millions: int) -> str:
-    return f"€{millions}M"
-
-
-def spoken(value: int) -> str:
-    """A whole number as the persona says it: 'ninety-two', 'five hundred and twenty', 'eleven hundred'."""
-    return say_number(value, hundreds="round")
-
-
-def article(value: float) -> str:
-    """The article before a number said aloud: 'an 80 kWh pack', 'a 75 kWh pack'."""
-    return "an" if spoken(int(value))[0] in "aeio" else "a"
-
 
 def claim_row(claim: Claim, verdict: Verdict) -> dict[str, Any]:
     """An evidence-table row: the claim as stated and what the rules made of it."""

@@ -32,6 +32,7 @@ from modylbench.scenarios.builtin.battery.data import (
     CANDIDATES,
     CHEMISTRIES,
     HALDEN_CLAIM_ID,
+    IDENTITY,
     LABEL,
     RETRACTED_CLAIM_ID,
     SCENARIO_ID,
@@ -46,7 +47,7 @@ from modylbench.scenarios.builtin.battery.data import (
     sources_csv,
     update_csv,
 )
-from modylbench.scenarios.builtin.battery.draws import draw_inputs
+from modylbench.scenarios.builtin.battery.instances import draw_inputs
 from modylbench.scenarios.builtin.battery.knowledge import knowledge
 from modylbench.scenarios.builtin.battery.products import (
     BRIEFING,
@@ -55,28 +56,22 @@ from modylbench.scenarios.builtin.battery.products import (
     EVIDENCE_TABLE,
     GRAV_SERIES,
     VOL_SERIES,
-    article,
     briefing_skeleton,
     chart_skeleton,
     chemistries_text,
     claim_row,
     consensus_row,
     deliverables,
-    eur_m,
     exec_summary,
-    figure,
     full_consensus_row,
     landscape_text,
     method_text,
-    one_decimal,
     product_specs,
     readiness_cells,
     recommendation_text,
     rejected_row,
     risks_first_text,
     risks_text,
-    spoken,
-    usd,
 )
 from modylbench.scenarios.builtin.battery.solver import (
     Consensus,
@@ -85,6 +80,7 @@ from modylbench.scenarios.builtin.battery.solver import (
     ground_truth,
     solve,
 )
+from modylbench.scenarios.builtin.battery.wording import article, eur_m, figure, one_decimal, spoken, usd
 
 logger = logging.getLogger(__name__)
 
@@ -1733,8 +1729,8 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
     contents = script.contents
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Deep Researcher",
-        title="Solid-State Battery Intelligence Briefing",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Helena Varga",
             role="Director of Technology Strategy, Nordhaven Motors",
@@ -1775,7 +1771,7 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
                 "Products are built step by step as the meeting goes, not dumped at the end",
             ],
         ),
-        quality_tier="Mentor",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "battery technology intelligence", "language": "en"},

@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 from scipy import stats
 
+from modylbench.scenarios._kit import redraw
 from modylbench.scenarios.builtin.hypertension.data import (
     ARMS,
     CUFF_SITE,
@@ -42,7 +43,6 @@ LOW_P_WINDOW = (0.055, 0.0945)
 # Women on placebo vs 40 mg (percentage points) for "one thing: women are x% of placebo but y% of 40 mg".
 SEX_IMBALANCE = 6.0
 # Draws a fresh seed may take before it gives up.
-MAX_DRAWS = 300
 
 
 def final_breaks(final: Results) -> list[str]:
@@ -177,7 +177,8 @@ def instance(seed: int = 0) -> Instance:
             raise AssertionError(f"the committed trial breaks its own story: {broken}")
         return inst
     rng = np.random.default_rng(seed)
-    for _ in range(MAX_DRAWS):
+
+    def candidate() -> Instance | None:
         inp = draw_inputs(rng)
         # Eight or nine percent: clear of the committed 7.3% so the persona's figure is new too, and far
         # enough above 0.05 that LOCF and imputation rarely cross it.
@@ -187,19 +188,21 @@ def instance(seed: int = 0) -> Instance:
         locked, _ = simulate_trial(inp)
         female = {arm: [p.sex == "F" for p in locked if p.arm == arm] for arm in ARMS}
         if 100 * abs(np.mean(female["placebo"]) - np.mean(female["high_dose"])) < SEX_IMBALANCE:
-            continue
+            return None
         aimed = _aim_low_dose(inp, target_p, target_dbp_p)
         if aimed is None:
-            continue
+            return None
         inp, exports = aimed
         # Everything but the imputation first: it costs as much as the rest together.
         quick = solve(exports.clean, None)
         if final_breaks(quick):
-            continue
+            return None
         inst = solve_instance(inp, exports, quick)
         if story_breaks(inst):
-            continue
+            return None
         final = solve(exports.clean, inp.mi_seed)
-        if not final_breaks(final):
-            return replace(inst, final=final)
-    raise RuntimeError(f"no trial for seed {seed} keeps the story after {MAX_DRAWS} draws")
+        return None if final_breaks(final) else replace(inst, final=final)
+
+    drawn = redraw(candidate, fail=f"no trial for seed {seed} keeps the story")
+    assert drawn is not None  # redraw raises when it gives up
+    return drawn

@@ -11,7 +11,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 
-from modylbench.scenarios._kit import Script, count, number, text
+from modylbench.scenarios._kit import Script, count, identity, number, text
 from modylbench.scenarios._schema import (
     Aside,
     Backchannel,
@@ -94,7 +94,9 @@ from modylbench.scenarios.builtin.hypertension.wording import (
 
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "scientist_hypertension_trial"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 # The package, not this module, is the generator the data file names.
 GENERATOR = __name__.rpartition(".")[0]
 # How long the lead waits for the agent, by what she asked for; a turn that needs longer says so.
@@ -1925,8 +1927,8 @@ def scenario(inst: Instance, meeting: Meeting, seed: int) -> Scenario:
     script, final = meeting.script, meeting.final
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Scientist",
-        title="Phase II Hypertension Trial Statistical Analysis",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=PERSONA,
         context=(
             "You are the consulting statistician on CVT-207-201, a randomised, double-blind, "
@@ -1955,7 +1957,7 @@ def scenario(inst: Instance, meeting: Meeting, seed: int) -> Scenario:
                 "Products built step by step during the meeting",
             ],
         ),
-        quality_tier="Consultant",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=90,
         expected_mutations=script.mutations,
         metadata={"domain": "clinical biostatistics", "study": "CVT-207-201", "generator": GENERATOR},

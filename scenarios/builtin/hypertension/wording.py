@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from modylbench.scenarios._kit import pct as pct  # the meeting's percentages: the kit's, re-exported
 from modylbench.scenarios._spoken import say_number
 
 logger = logging.getLogger(__name__)
@@ -20,11 +21,6 @@ def mm(x: float) -> str:
 def pv(p: float) -> str:
     """A p-value as written in a report."""
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def pct(x: float) -> str:
-    """A percentage to one decimal."""
-    return f"{x:.1f}%"
 
 
 def words(n: int) -> str:

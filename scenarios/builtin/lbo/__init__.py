@@ -22,9 +22,10 @@ from .data import (
     OperatingCase,
     generate_data,
 )
+from .instances import draw_inputs
 from .products import _sens_key
 from .script import build
-from .solver import CaseResult, LboSolution, draw_inputs, irr_pct, run_case, solve
+from .solver import CaseResult, LboSolution, irr_pct, run_case, solve
 from .wording import spoken_pct
 
 __all__ = [

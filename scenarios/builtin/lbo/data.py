@@ -9,9 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from modylbench.scenarios._kit import identity
+
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "financial_analyst_lbo_model"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 
 
 SEED = 20260311  # the data seed of the committed instance (quarterly split and precedent deals)

@@ -8,7 +8,7 @@ from modylbench.scenarios._schema import Scenario
 
 from .data import LboData
 from .solver import LboSolution
-from .wording import usd
+from .wording import usd_m
 
 
 def knowledge(data: LboData, sol: LboSolution, scenario: Scenario) -> Knowledge:
@@ -43,8 +43,8 @@ def knowledge(data: LboData, sol: LboSolution, scenario: Scenario) -> Knowledge:
                       unit="%", aliases=["share of revenue that is recurring"], source="the CIM"),
         # Withheld: what the add-backs are and whether QoE supports them (the quarterly file shows only the gap).
         KnowledgeItem(id="addbacks_items", kind="input", label="what the EBITDA add-backs are",
-                      value=f"Q3 ERP migration ({usd(erp)}) and severance from the Q2 reduction in force "
-                            f"({usd(severance)})",
+                      value=f"Q3 ERP migration ({usd_m(erp)}) and severance from the Q2 reduction in force "
+                            f"({usd_m(severance)})",
                       aliases=["add-backs", "one-offs", "reported versus adjusted EBITDA gap", "adjustments"],
                       source="the QoE report", withheld=True, turn=asked_at,
                       ask="What are the add-backs between reported and adjusted EBITDA?",

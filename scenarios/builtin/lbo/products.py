@@ -11,7 +11,7 @@ from modylbench.scenarios._schema import ExpectedOutput, VerificationCriterion
 
 from .data import FINANCIALS_FILE, TERM_SHEET_FILE, YEARS, DealInputs, DealTerms, OperatingCase
 from .solver import CaseResult, LboSolution
-from .wording import mult, usd
+from .wording import mult, usd_m
 
 logger = logging.getLogger(__name__)
 
@@ -393,7 +393,7 @@ def expected_outputs(sol: LboSolution) -> list[ExpectedOutput]:
         ),
         criterion(
             "memo_transaction_equity",
-            f"Transaction section states the {usd(final.equity)} cheque",
+            f"Transaction section states the {usd_m(final.equity)} cheque",
             "contains",
             "/sections/1/text",
             f"{final.equity:.1f}",

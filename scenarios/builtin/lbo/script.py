@@ -1,7 +1,7 @@
 """The CloudSync LBO meeting, phase by phase: a PE vice president and the agent build a five-year LBO and an IC memo.
 
 ``build(seed)`` draws the deal (``data``), solves it (``solver``) and writes the meeting with the scenario kit; each
-phase function below adds its turns and the reference solution's edits in order. Figures come in through ``Room``
+phase function below adds its turns and the reference solution's edits in order. Figures come in through ``Meeting``
 (the solved deal) and ``Said`` (how the room writes them).
 """
 
@@ -27,6 +27,7 @@ from modylbench.scenarios._schema import (
     TableSpec,
     Verification,
 )
+from modylbench.scenarios.builtin.lbo.data import IDENTITY
 
 from .data import (
     FINANCIALS_FILE,
@@ -44,6 +45,7 @@ from .data import (
     quarterly_csv,
     term_sheet_csv,
 )
+from .instances import draw_inputs
 from .knowledge import knowledge
 from .products import (
     LBO_SKELETON,
@@ -59,7 +61,7 @@ from .products import (
     sensitivity_rows,
     sources_uses_rows,
 )
-from .solver import CaseResult, LboSolution, draw_inputs, solve
+from .solver import CaseResult, LboSolution, solve
 from .wording import (
     Said,
     article,
@@ -67,11 +69,11 @@ from .wording import (
     fewest_decimals,
     irr_move,
     mult,
-    pct,
+    pct_fewest,
     spoken_nrr,
     spoken_pct,
     spoken_usd,
-    usd,
+    usd_m,
     versus_median,
     words,
 )
@@ -96,7 +98,7 @@ WAIT = {
 
 
 @dataclass(frozen=True)
-class Room:
+class Meeting:
     """The solved deal the meeting talks about: the data, the solution, and the figures as said."""
 
     data: LboData
@@ -212,29 +214,29 @@ def build(seed: int = 0) -> Scenario:
     """The CloudSync LBO meeting from the inputs of ``seed`` (0: the committed instance), solved and scripted."""
     data = generate_data(draw_inputs(seed))
     sol = solve(data)
-    room = Room(data=data, sol=sol, said=Said.of(data.inputs, sol))
+    meeting = Meeting(data=data, sol=sol, said=Said.of(data.inputs, sol))
     script = Script(wait=WAIT)
-    opening(script, room)
-    build_base_model(script, room)
-    precedents_and_exit(script, room)
-    debt_and_returns(script, room)
-    earnings_quality(script, room)
-    lender_call(script, room)
-    sensitivities(script, room)
-    what_ifs(script, room)
-    memo_sections(script, room)
-    stress_checks(script, room)
-    handoff(script, room)
-    scenario = _scenario(script, room)
-    scenario.knowledge = knowledge(room.data, room.sol, scenario)
+    opening(script, meeting)
+    build_base_model(script, meeting)
+    precedents_and_exit(script, meeting)
+    debt_and_returns(script, meeting)
+    earnings_quality(script, meeting)
+    lender_call(script, meeting)
+    sensitivities(script, meeting)
+    what_ifs(script, meeting)
+    memo_sections(script, meeting)
+    stress_checks(script, meeting)
+    handoff(script, meeting)
+    scenario = _scenario(script, meeting)
+    scenario.knowledge = knowledge(meeting.data, meeting.sol, scenario)
     if seed:
         scenario.metadata["instance_seed"] = seed
     return scenario
 
 
-def opening(script: Script, room: Room) -> None:
+def opening(script: Script, meeting: Meeting) -> None:
     """The deal, the CIM one-pager, the financing, the files, the interest basis and the hurdles."""
-    deal, initial, final, truth, said = room.deal, room.initial, room.final, room.truth, room.said
+    deal, initial, final, truth, said = meeting.deal, meeting.initial, meeting.final, meeting.truth, meeting.said
     script.turn(
         phase="context_setting",
         channel="audio",
@@ -256,9 +258,9 @@ def opening(script: Script, room: Room) -> None:
             ),
             figure("ltm_margin", "LTM adjusted EBITDA margin", truth["ltm_ebitda_margin_pct"], "%"),
         ],
-        reference=f"At {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda} the headline enterprise value is {usd(final.ev)}, and "
-        f"{said.ltm_ebitda} on {said.ltm_rev} of revenue is {article(pct(truth['ltm_ebitda_margin_pct']))} "
-        f"{pct(truth['ltm_ebitda_margin_pct'])} EBITDA margin. Plan: sources and uses, a five-year "
+        reference=f"At {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda} the headline enterprise value is {usd_m(final.ev)}, and "
+        f"{said.ltm_ebitda} on {said.ltm_rev} of revenue is {article(pct_fewest(truth['ltm_ebitda_margin_pct']))} "
+        f"{pct_fewest(truth['ltm_ebitda_margin_pct'])} EBITDA margin. Plan: sources and uses, a five-year "
         "operating model, the debt schedule and returns, a sensitivity, then the memo.",
     )
     script.turn(
@@ -314,10 +316,10 @@ def opening(script: Script, room: Room) -> None:
             figure("equity_initial", "Sponsor equity cheque", truth["initial_sponsor_equity"], "$M"),
             figure("equity_pct_initial", "Equity as % of EV", truth["initial_equity_pct_of_ev"], "%", 1.0),
         ],
-        reference=f"Senior at {said.senior_x} is {usd(initial.senior0)} and the mezz at {said.junior_x} is {usd(initial.junior0)}, so {said.lev_close_x} "
+        reference=f"Senior at {said.senior_x} is {usd_m(initial.senior0)} and the mezz at {said.junior_x} is {usd_m(initial.junior0)}, so {said.lev_close_x} "
         "total leverage and "
-        f"{usd(initial.senior0 + initial.junior0)} of debt; our equity cheque is {usd(initial.equity)}, "
-        f"{pct(truth['initial_equity_pct_of_ev'])} of the {usd(initial.ev)}.",
+        f"{usd_m(initial.senior0 + initial.junior0)} of debt; our equity cheque is {usd_m(initial.equity)}, "
+        f"{pct_fewest(truth['initial_equity_pct_of_ev'])} of the {usd_m(initial.ev)}.",
     )
     script.turn(
         phase="context_setting",
@@ -336,8 +338,8 @@ def opening(script: Script, room: Room) -> None:
             ),
             text("mezz_is_pik", "Mezzanine interest is PIK", "PIK", "paid-in-kind", "paid in kind"),
         ],
-        reference=f"Got both. At {said.growth1} a year revenue goes from {said.ltm_rev} to {usd(final.revenue[0])} in year 1 and "
-        f"{usd(final.revenue[LAST])} in year 5, so EBITDA at a flat {said.margin1} reaches {usd(final.exit_ebitda)}. Term sheet: "
+        reference=f"Got both. At {said.growth1} a year revenue goes from {said.ltm_rev} to {usd_m(final.revenue[0])} in year 1 and "
+        f"{usd_m(final.revenue[LAST])} in year 5, so EBITDA at a flat {said.margin1} reaches {usd_m(final.exit_ebitda)}. Term sheet: "
         f"senior at {said.senior_rate} cash with {said.amort} amortisation and {article(said.sweep)} {said.sweep} excess-cash-flow sweep; mezz "
         f"at {said.pik_rate} PIK, compounding, bullet at exit. Capex is {deal.capex_pct_revenue:g}% of revenue including "
         f"capitalised software, working capital {deal.nwc_pct_incremental_revenue:g}% of the revenue increase, tax "
@@ -389,24 +391,24 @@ def opening(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Noted. Over five years {said.hurdle} IRR means {mult(truth['hurdle_implied_moic'], 2)}, so the IRR hurdle binds "
-        f"before the {said.hurdle_moic} MOIC one: on {article(usd(initial.equity))} {usd(initial.equity)} cheque we need about {usd(truth['hurdle_exit_equity_initial'])} of equity "
+        f"before the {said.hurdle_moic} MOIC one: on {article(usd_m(initial.equity))} {usd_m(initial.equity)} cheque we need about {usd_m(truth['hurdle_exit_equity_initial'])} of equity "
         "value at exit.",
         chat_message=f"Reminder: Fund IV underwrites to {said.hurdle} gross IRR and {said.hurdle_moic} gross MOIC on a "
         f"{YEARS}-year hold. Transaction fees out of scope for this pass.",
     )
 
 
-def build_base_model(script: Script, room: Room) -> None:
+def build_base_model(script: Script, meeting: Meeting) -> None:
     """The model opens (assumptions, sources and uses, the P&L to EBIT); the forward-EBITDA price is held off."""
     sol, deal, operating, initial, final, truth, initial_terms, said = (
-        room.sol,
-        room.deal,
-        room.operating,
-        room.initial,
-        room.final,
-        room.truth,
-        room.initial_terms,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.operating,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.initial_terms,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -427,8 +429,8 @@ def build_base_model(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Assumptions tab is in with the operating drivers, the term sheet and the {said.hurdle} / {said.hurdle_moic} hurdles. "
-        f"Sources and uses ties: {usd(initial.senior0)} senior plus {usd(initial.junior0)} mezz plus {usd(initial.equity)} equity "
-        f"equals the {usd(initial.ev)} purchase price, {said.lev_close_x} total leverage.",
+        f"Sources and uses ties: {usd_m(initial.senior0)} senior plus {usd_m(initial.junior0)} mezz plus {usd_m(initial.equity)} equity "
+        f"equals the {usd_m(initial.ev)} purchase price, {said.lev_close_x} total leverage.",
     )
     first_assumptions = assumptions_rows(
         operating, replace(initial_terms, exit_multiple=deal.exit_multiple_first_said), deal
@@ -448,9 +450,9 @@ def build_base_model(script: Script, room: Room) -> None:
             figure("ebitda_y5", "Year-5 EBITDA", truth["ebitda_year5"], "$M"),
             figure("ebit_y1", "Year-1 EBIT", final.ebit[0], "$M"),
         ],
-        reference=f"Income statement is in: revenue {usd(final.revenue[0])}, {usd(final.revenue[1])}, {usd(final.revenue[2])}, "
-        f"{usd(final.revenue[3])} and {usd(final.revenue[4])}; EBITDA from {usd(final.ebitda[0])} to {usd(final.exit_ebitda)}; D&A at "
-        f"{deal.da_pct_revenue:g}% of revenue takes year-1 EBIT to {usd(final.ebit[0])}.",
+        reference=f"Income statement is in: revenue {usd_m(final.revenue[0])}, {usd_m(final.revenue[1])}, {usd_m(final.revenue[2])}, "
+        f"{usd_m(final.revenue[3])} and {usd_m(final.revenue[4])}; EBITDA from {usd_m(final.ebitda[0])} to {usd_m(final.exit_ebitda)}; D&A at "
+        f"{deal.da_pct_revenue:g}% of revenue takes year-1 EBIT to {usd_m(final.ebit[0])}.",
     )
     script.add_rows("lbo_model", "income_statement", income_rows(initial, below_ebit=False))
 
@@ -459,8 +461,8 @@ def build_base_model(script: Script, room: Room) -> None:
         channel="audio",
         rtype="pushback",
         utterance=forward_claim_line(sol),
-        action=f"Hold the price at {usd(final.ev)}: the term sheet prices off LTM adjusted EBITDA; show that "
-        f"{usd(truth['forward_ebitda_ev_claimed'])} would be {mult(truth['forward_claim_implied_ltm_multiple'])} LTM and ask to "
+        action=f"Hold the price at {usd_m(final.ev)}: the term sheet prices off LTM adjusted EBITDA; show that "
+        f"{usd_m(truth['forward_ebitda_ev_claimed'])} would be {mult(truth['forward_claim_implied_ltm_multiple'])} LTM and ask to "
         "confirm with the banker rather than changing the model.",
         facts=[
             figure(
@@ -480,26 +482,26 @@ def build_base_model(script: Script, room: Room) -> None:
                 "last twelve months",
             ),
         ],
-        reference=f"I'd hold at {usd(final.ev)}: the term sheet prices at {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda}. "
-        f"{usd(truth['forward_ebitda_ev_claimed'])} is {said.entry_x} the "
-        f"year-1 {usd(final.ebitda[0])}, which is {mult(truth['forward_claim_implied_ltm_multiple'])} LTM, and with debt sized "
-        f"on LTM the extra {usd(truth['forward_ebitda_ev_claimed'] - final.ev)} would all come out of our equity. If the "
+        reference=f"I'd hold at {usd_m(final.ev)}: the term sheet prices at {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda}. "
+        f"{usd_m(truth['forward_ebitda_ev_claimed'])} is {said.entry_x} the "
+        f"year-1 {usd_m(final.ebitda[0])}, which is {mult(truth['forward_claim_implied_ltm_multiple'])} LTM, and with debt sized "
+        f"on LTM the extra {usd_m(truth['forward_ebitda_ev_claimed'] - final.ev)} would all come out of our equity. If the "
         "banker really means forward, that's a different bid and we should confirm it before we model it.",
         edge_case="forward_ebitda_price",
     )
 
 
-def precedents_and_exit(script: Script, room: Room) -> None:
+def precedents_and_exit(script: Script, meeting: Meeting) -> None:
     """The precedents against the price, usage pricing parked, the exit corrected to fund policy."""
     data, sol, deal, final, truth, top_comp, top_mult, said = (
-        room.data,
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.top_comp,
-        room.top_mult,
-        room.said,
+        meeting.data,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.top_comp,
+        meeting.top_mult,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -586,22 +588,22 @@ def precedents_and_exit(script: Script, room: Room) -> None:
                 "$M",
             ),
         ],
-        reference=f"Changed: exit multiple is now {said.policy_x}. On year-5 EBITDA of {usd(final.exit_ebitda)} that's an exit EV of "
-        f"{usd(final.exit_ev)} instead of {usd(truth['exit_ev_at_first_said_multiple'])}, so the policy costs us "
-        f"{usd(truth['equity_value_per_exit_turn'])} of exit value.",
+        reference=f"Changed: exit multiple is now {said.policy_x}. On year-5 EBITDA of {usd_m(final.exit_ebitda)} that's an exit EV of "
+        f"{usd_m(final.exit_ev)} instead of {usd_m(truth['exit_ev_at_first_said_multiple'])}, so the policy costs us "
+        f"{usd_m(truth['equity_value_per_exit_turn'])} of exit value.",
     )
     script.edit("lbo_model", "update_cell", "/assumptions/exit_multiple/value", deal.exit_multiple_policy)
 
 
-def debt_and_returns(script: Script, room: Room) -> None:
+def debt_and_returns(script: Script, meeting: Meeting) -> None:
     """Cash flow and the debt schedule with the sweep, the tranches at exit, returns, the IC checklist, the paydown chart."""
     deal, initial, truth, initial_terms, initial_debt_at_exit, said = (
-        room.deal,
-        room.initial,
-        room.truth,
-        room.initial_terms,
-        room.initial_debt_at_exit,
-        room.said,
+        meeting.deal,
+        meeting.initial,
+        meeting.truth,
+        meeting.initial_terms,
+        meeting.initial_debt_at_exit,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -622,10 +624,10 @@ def debt_and_returns(script: Script, room: Room) -> None:
             figure("pik_y1", "Year-1 mezzanine PIK accrual", truth["initial_junior_pik_year1"], "$M"),
             figure("fcf_y1_initial", "Year-1 free cash flow", truth["initial_fcf_year1"], "$M", 1.0),
         ],
-        reference=f"Year 1: senior interest is {usd(initial.senior_interest[0])}, {said.senior_rate} on the opening {usd(initial.senior0)}, and the mezz "
-        f"accrues {usd(initial.junior_pik[0])} of PIK, deductible and added back as non-cash. After tax, capex and working "
-        f"capital, free cash flow is {usd(initial.fcf[0])}, which all goes to the senior: {usd(initial.mandatory[0])} mandatory "
-        f"plus a {usd(initial.sweep[0])} sweep.",
+        reference=f"Year 1: senior interest is {usd_m(initial.senior_interest[0])}, {said.senior_rate} on the opening {usd_m(initial.senior0)}, and the mezz "
+        f"accrues {usd_m(initial.junior_pik[0])} of PIK, deductible and added back as non-cash. After tax, capex and working "
+        f"capital, free cash flow is {usd_m(initial.fcf[0])}, which all goes to the senior: {usd_m(initial.mandatory[0])} mandatory "
+        f"plus a {usd_m(initial.sweep[0])} sweep.",
     )
     script.add_columns("lbo_model", "income_statement", income_rows(initial, below_ebit=True))
     script.add_rows("lbo_model", "cash_flow", cash_flow_rows(initial))
@@ -654,13 +656,13 @@ def debt_and_returns(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"After: excess cash flow is free cash flow after cash interest, taxes, capex and working capital, less the "
-        f"{usd(initial.mandatory[0])} mandatory amortisation, and {said.sweep} of it sweeps, so year 1 sweeps {usd(initial.sweep[0])}. "
+        f"{usd_m(initial.mandatory[0])} mandatory amortisation, and {said.sweep} of it sweeps, so year 1 sweeps {usd_m(initial.sweep[0])}. "
         "Formula's in chat and in the model.",
         chat_message="Q: lender draft defines 'Excess Cash Flow' loosely. Does the sweep come before or after the "
         "mandatory amort? Put your definition in the model.",
         reference_chat=f"ECF = net income + D&A + PIK interest - capex - increase in NWC - mandatory amortisation; "
-        f"sweep = {said.sweep} x max(ECF, 0), capped at the senior balance. Year 1: {usd(initial.fcf[0])} - {usd(initial.mandatory[0])} "
-        f"= {usd(initial.sweep[0])}.",
+        f"sweep = {said.sweep} x max(ECF, 0), capped at the senior balance. Year 1: {usd_m(initial.fcf[0])} - {usd_m(initial.mandatory[0])} "
+        f"= {usd_m(initial.sweep[0])}.",
     )
     script.add_rows(
         "lbo_model",
@@ -695,11 +697,11 @@ def debt_and_returns(script: Script, room: Room) -> None:
                 1.0,
             ),
         ],
-        reference=f"At the end of year 5 the senior is down to {usd(initial.senior_close[LAST])} from {usd(initial.senior0)}, "
-        f"{pct((initial.senior0 - initial.senior_close[LAST]) / initial.senior0 * 100)} repaid, while the mezz has accreted at "
+        reference=f"At the end of year 5 the senior is down to {usd_m(initial.senior_close[LAST])} from {usd_m(initial.senior0)}, "
+        f"{pct_fewest((initial.senior0 - initial.senior_close[LAST]) / initial.senior0 * 100)} repaid, while the mezz has accreted at "
         f"{said.pik_rate} PIK "
-        f"from {usd(initial.junior0)} to {usd(initial.junior_close[LAST])}: {usd(initial_debt_at_exit)} of total debt against "
-        f"{usd(initial.exit_ebitda)} of EBITDA.",
+        f"from {usd_m(initial.junior0)} to {usd_m(initial.junior_close[LAST])}: {usd_m(initial_debt_at_exit)} of total debt against "
+        f"{usd_m(initial.exit_ebitda)} of EBITDA.",
     )
 
     script.turn(
@@ -713,8 +715,8 @@ def debt_and_returns(script: Script, room: Room) -> None:
             figure("moic_initial", "Gross MOIC", truth["initial_moic"], "x", 1.0),
             figure("irr_initial", "Gross IRR", truth["initial_irr_pct"], "%", 1.0),
         ],
-        reference=f"Returns tab: exit EV {usd(initial.exit_ev)} less {usd(initial.net_debt(LAST))} of net debt leaves {usd(initial.exit_equity)} of "
-        f"equity on {usd(initial.equity)}, {article(mult(initial.moic, 2))} {mult(initial.moic, 2)} MOIC and {pct(initial.irr_pct)} IRR, so we "
+        reference=f"Returns tab: exit EV {usd_m(initial.exit_ev)} less {usd_m(initial.net_debt(LAST))} of net debt leaves {usd_m(initial.exit_equity)} of "
+        f"equity on {usd_m(initial.equity)}, {article(mult(initial.moic, 2))} {mult(initial.moic, 2)} MOIC and {pct_fewest(initial.irr_pct)} IRR, so we "
         f"clear the {said.hurdle} hurdle by about {(initial.irr_pct - deal.hurdle_irr_pct) * 100:.0f} bps and the {said.hurdle_moic} "
         f"{comfortably(initial.moic - deal.hurdle_moic)}.",
     )
@@ -737,9 +739,9 @@ def debt_and_returns(script: Script, room: Room) -> None:
             figure("equity_pct_check", "Equity as % of EV", truth["initial_equity_pct_of_ev"], "%", 1.0),
             figure("irr_check", f"IRR against {said.hurdle}", truth["initial_irr_pct"], "%", 1.0),
         ],
-        reference=f"Line by line: IRR {pct(initial.irr_pct)} passes; MOIC {mult(initial.moic, 2)} passes; total leverage {said.lev_close_x} is "
-        f"exactly at the cap; equity is {pct(truth['initial_equity_pct_of_ev'])} of EV, above {deal.min_equity_pct:.0f}%; "
-        f"year-1 coverage is {usd(initial.ebitda[0])} over {usd(initial.senior_interest[0])} of cash interest, "
+        reference=f"Line by line: IRR {pct_fewest(initial.irr_pct)} passes; MOIC {mult(initial.moic, 2)} passes; total leverage {said.lev_close_x} is "
+        f"exactly at the cap; equity is {pct_fewest(truth['initial_equity_pct_of_ev'])} of EV, above {deal.min_equity_pct:.0f}%; "
+        f"year-1 coverage is {usd_m(initial.ebitda[0])} over {usd_m(initial.senior_interest[0])} of cash interest, "
         f"{mult(truth['initial_coverage_year1'], 2)}, above {mult(deal.min_coverage)}. All five pass, with leverage the one "
         "at the limit.",
         screen=Slide(
@@ -768,22 +770,22 @@ def debt_and_returns(script: Script, room: Room) -> None:
             figure("debt_at_exit_initial", "Total debt at exit", initial_debt_at_exit, "$M", 1.0),
         ],
         reference=f"Chart's in: stacked bars of senior and mezz from close to year 5. Total debt goes from "
-        f"{usd(initial.senior0 + initial.junior0)} to {usd(initial_debt_at_exit)}; the senior shrinks every year while the PIK mezz grows, "
+        f"{usd_m(initial.senior0 + initial.junior0)} to {usd_m(initial_debt_at_exit)}; the senior shrinks every year while the PIK mezz grows, "
         "which is the picture IC should see.",
     )
     script.create("debt_paydown", paydown_chart(initial))
 
 
-def earnings_quality(script: Script, room: Room) -> None:
+def earnings_quality(script: Script, meeting: Meeting) -> None:
     """The quarterly file that does not tie, the add-backs, and the memo's first thesis."""
-    data, sol, deal, final, truth, said = room.data, room.sol, room.deal, room.final, room.truth, room.said
+    data, sol, deal, final, truth, said = meeting.data, meeting.sol, meeting.deal, meeting.final, meeting.truth, meeting.said
     script.turn(
         phase="edge_case",
         channel="data",
         rtype="pushback",
         utterance=quarterly_line(deal),
         action=f"Check the file before using it: revenue quarters tie to {said.ltm_rev} but EBITDA quarters add to "
-        f"{usd(sol.reported_ebitda)}, not the {said.ltm_ebitda} on the LTM line; quantify the gap and ask what the "
+        f"{usd_m(sol.reported_ebitda)}, not the {said.ltm_ebitda} on the LTM line; quantify the gap and ask what the "
         "add-backs are.",
         facts=[
             figure("reported_ebitda", "Sum of quarterly EBITDA", truth["reported_ltm_ebitda"], "$M"),
@@ -796,9 +798,9 @@ def earnings_quality(script: Script, room: Room) -> None:
                 1.0,
             ),
         ],
-        reference=f"Before I use it as support: the quarters add to {usd(sum(q[1] for q in data.quarters))} of revenue, which "
-        f"ties, but EBITDA adds to {usd(sol.reported_ebitda)}, not the {said.ltm_ebitda} on the LTM line. That "
-        f"{usd(sol.addbacks)} gap looks like reported versus adjusted; on {usd(sol.reported_ebitda)} our price is "
+        reference=f"Before I use it as support: the quarters add to {usd_m(sum(q[1] for q in data.quarters))} of revenue, which "
+        f"ties, but EBITDA adds to {usd_m(sol.reported_ebitda)}, not the {said.ltm_ebitda} on the LTM line. That "
+        f"{usd_m(sol.addbacks)} gap looks like reported versus adjusted; on {usd_m(sol.reported_ebitda)} our price is "
         f"{mult(truth['entry_multiple_on_reported'])} and leverage {mult(truth['initial_leverage_on_reported'], 2)}. What are "
         "the add-backs before I link it?",
         files=[QUARTERLY_FILE],
@@ -819,8 +821,8 @@ def earnings_quality(script: Script, room: Room) -> None:
             ),
             text("addbacks_to_risks", "Carries it to the risks section", "risk"),
         ],
-        reference=f"Understood, we stay on {said.ltm_ebitda} adjusted. The {usd(sol.addbacks)} of add-backs is "
-        f"{pct(truth['addbacks_pct_of_adjusted'])} of adjusted EBITDA; I've logged reported {usd(sol.reported_ebitda)} next "
+        reference=f"Understood, we stay on {said.ltm_ebitda} adjusted. The {usd_m(sol.addbacks)} of add-backs is "
+        f"{pct_fewest(truth['addbacks_pct_of_adjusted'])} of adjusted EBITDA; I've logged reported {usd_m(sol.reported_ebitda)} next "
         "to it in the assumptions and it goes in the risks section.",
     )
     script.add_rows(
@@ -841,7 +843,7 @@ def earnings_quality(script: Script, room: Room) -> None:
         f"${truth['revenue_per_customer_k']:.1f}K of revenue each, {deal.nrr_pct:.0f}% net revenue retention, "
         f"{deal.gross_margin_pct:.0f}% gross margin and a Rule of 40 score of {truth['rule_of_40']:.0f} ({said.growth} growth plus "
         f"{said.margin} EBITDA margin). Our case holds growth at {said.growth1} and margin flat at {said.margin1}, taking revenue from "
-        f"{said.ltm_rev} to {usd(final.revenue[LAST])} and EBITDA to {usd(final.exit_ebitda)} by year 5. Management's expansion "
+        f"{said.ltm_rev} to {usd_m(final.revenue[LAST])} and EBITDA to {usd_m(final.exit_ebitda)} by year 5. Management's expansion "
         f"to {deal.management_margins_pct[-1]:g}% margin is upside we do not underwrite."
     )
     script.turn(
@@ -857,24 +859,24 @@ def earnings_quality(script: Script, room: Room) -> None:
         ],
         reference=f"Thesis drafted: sticky mid-market SaaS, {deal.nrr_pct:.0f}% net retention and {deal.gross_margin_pct:.0f}% gross "
         f"margin, Rule of 40 at {truth['rule_of_40']:.0f}; our case {said.revenue_path_of} to "
-        f"{usd(final.revenue[LAST])} by year 5 with margin held flat, and management's margin expansion is upside we "
+        f"{usd_m(final.revenue[LAST])} by year 5 with margin held flat, and management's margin expansion is upside we "
         "don't underwrite.",
     )
     script.create("ic_memo", MEMO_SKELETON)
     script.edit("ic_memo", "update_section", "/sections/0/text", thesis_long)
 
 
-def lender_call(script: Script, room: Room) -> None:
+def lender_call(script: Script, meeting: Meeting) -> None:
     """The lenders cut the senior: everything reruns; the gap to the hurdle."""
     deal, operating, initial, final, truth, final_terms, gap_bps, said = (
-        room.deal,
-        room.operating,
-        room.initial,
-        room.final,
-        room.truth,
-        room.final_terms,
-        room.gap_bps,
-        room.said,
+        meeting.deal,
+        meeting.operating,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.final_terms,
+        meeting.gap_bps,
+        meeting.said,
     )
     script.turn(
         phase="edge_case",
@@ -889,9 +891,9 @@ def lender_call(script: Script, room: Room) -> None:
             figure("equity_pct_final", "Equity as % of EV", truth["equity_pct_of_ev"], "%"),
             figure("irr_after_cut", "IRR after the cut", truth["irr_pct"], "%", 1.0),
         ],
-        reference=f"Rerun on {said.cut_x} senior: senior is {usd(final.senior0)}, total leverage {mult(truth['total_leverage_at_close'])}, and our "
-        f"equity goes up {usd(final.equity - initial.equity)} to {usd(final.equity)}, {pct(truth['equity_pct_of_ev'])} of EV. Less "
-        f"interest helps, but the bigger cheque takes IRR from {pct(initial.irr_pct)} to {said.irr} and MOIC to {said.moic}; "
+        reference=f"Rerun on {said.cut_x} senior: senior is {usd_m(final.senior0)}, total leverage {mult(truth['total_leverage_at_close'])}, and our "
+        f"equity goes up {usd_m(final.equity - initial.equity)} to {usd_m(final.equity)}, {pct_fewest(truth['equity_pct_of_ev'])} of EV. Less "
+        f"interest helps, but the bigger cheque takes IRR from {pct_fewest(initial.irr_pct)} to {said.irr} and MOIC to {said.moic}; "
         "sources and uses, the debt schedule, returns and the paydown chart are all updated.",
         chat_message=f"Just off with the senior lenders. Their credit committee capped senior at {said.cut_x}. Pricing and "
         f"amort unchanged, mezz stays at {said.junior_x}. Need the model rerun.",
@@ -928,24 +930,24 @@ def lender_call(script: Script, room: Room) -> None:
         ],
         reference=f"Straight: {said.irr} is {gap_bps:.0f} bps below the {said.hurdle} IRR hurdle, so it fails the IRR line. MOIC at "
         f"{said.moic} still clears {said.hurdle_moic}, and leverage at {mult(truth['total_leverage_at_close'])} and equity at "
-        f"{pct(truth['equity_pct_of_ev'])} now pass with more room.",
+        f"{pct_fewest(truth['equity_pct_of_ev'])} now pass with more room.",
     )
 
 
-def sensitivities(script: Script, room: Room) -> None:
+def sensitivities(script: Script, meeting: Meeting) -> None:
     """The sensitivity grid (growth, then entry), the cells that clear, the fudged exit refused, the maximum price."""
     sol, deal, final, truth, grow_lo, grow_hi, exit_lo, exit_hi, entry_lo, entry_hi, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.grow_lo,
-        room.grow_hi,
-        room.exit_lo,
-        room.exit_hi,
-        room.entry_lo,
-        room.entry_hi,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.grow_lo,
+        meeting.grow_hi,
+        meeting.exit_lo,
+        meeting.exit_hi,
+        meeting.entry_lo,
+        meeting.entry_hi,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -972,8 +974,8 @@ def sensitivities(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Exit {mult(exit_lo)} to {mult(exit_hi)} against growth of {grow_lo:g}% to {grow_hi:g}%: at our {said.policy_x} "
-        f"exit, IRR runs from {pct(sol.sens_growth[deal.exit_multiple_policy][grow_lo])} at {grow_lo:g}% growth to "
-        f"{pct(sol.sens_growth[deal.exit_multiple_policy][grow_hi])} at {grow_hi:g}%; the {said.growth} column reproduces the "
+        f"exit, IRR runs from {pct_fewest(sol.sens_growth[deal.exit_multiple_policy][grow_lo])} at {grow_lo:g}% growth to "
+        f"{pct_fewest(sol.sens_growth[deal.exit_multiple_policy][grow_hi])} at {grow_hi:g}%; the {said.growth} column reproduces the "
         f"base {said.irr}.",
     )
     growth_grid = sensitivity_rows(sol.sens_growth, "growth", "pct")
@@ -1005,8 +1007,8 @@ def sensitivities(script: Script, room: Room) -> None:
         ],
         reference=f"Swapped: exit {mult(exit_lo)} to {mult(exit_hi)} against entry of {mult(entry_lo)}, {said.entry_x} and "
         f"{mult(entry_hi)}. At the {said.policy_x} exit, paying {mult(entry_hi)} drops IRR to "
-        f"{pct(sol.sens_entry[deal.exit_multiple_policy][entry_hi])}, while {mult(entry_lo)} would give "
-        f"{pct(sol.sens_entry[deal.exit_multiple_policy][entry_lo])}; our {said.entry_x} / {said.policy_x} cell is {said.irr}.",
+        f"{pct_fewest(sol.sens_entry[deal.exit_multiple_policy][entry_hi])}, while {mult(entry_lo)} would give "
+        f"{pct_fewest(sol.sens_entry[deal.exit_multiple_policy][entry_lo])}; our {said.entry_x} / {said.policy_x} cell is {said.irr}.",
     )
     for row in growth_grid:
         script.delete_row("lbo_model", "sensitivity", row)
@@ -1040,7 +1042,7 @@ def sensitivities(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"{n_clear} of the {n_cells} cells clear {said.hurdle}: {clear_text}. At our {said.entry_x} price we need "
-        f"{article(mult(exit_needed))} {mult(exit_needed)} exit ({pct(sol.sens_entry[exit_needed][deal.entry_multiple])}), "
+        f"{article(mult(exit_needed))} {mult(exit_needed)} exit ({pct_fewest(sol.sens_entry[exit_needed][deal.entry_multiple])}), "
         "and that is exactly the multiple expansion our exit policy rules out.",
         screen=Slide(
             slide_id="irr_sensitivity",
@@ -1109,7 +1111,7 @@ def sensitivities(script: Script, room: Room) -> None:
             figure("price_cut", "Price reduction needed", final.ev - truth["max_entry_price"], "$M", 3.0),
         ],
         reference=f"Holding the {said.policy_x} exit and {said.cut_x} / {said.junior_x} debt, {said.hurdle} needs an entry of {said.max_entry}, a price of "
-        f"{said.max_price}, only {usd(final.ev - truth['max_entry_price'])} below the {usd(final.ev)} ask. That and the "
+        f"{said.max_price}, only {usd_m(final.ev - truth['max_entry_price'])} below the {usd_m(final.ev)} ask. That and the "
         f"{mult(sol.breakeven_exit, 2)} break-even exit are on the returns tab.",
     )
     script.add_rows(
@@ -1125,16 +1127,16 @@ def sensitivities(script: Script, room: Room) -> None:
     )
 
 
-def what_ifs(script: Script, room: Room) -> None:
+def what_ifs(script: Script, meeting: Meeting) -> None:
     """Management's case, a year-4 exit, the value of one exit turn, the value creation bridge."""
     sol, deal, final, truth, management, year4, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.management,
-        room.year4,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.management,
+        meeting.year4,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -1147,7 +1149,7 @@ def what_ifs(script: Script, room: Room) -> None:
             figure("mgmt_irr", "IRR on management's margins", truth["management_case_irr_pct"], "%", 1.0),
             figure("mgmt_moic", "MOIC on management's margins", truth["management_case_moic"], "x", 1.0),
         ],
-        reference=f"On management's margins, with the {said.policy_x} exit and {said.cut_x} senior, IRR is {pct(management.irr_pct)} and MOIC "
+        reference=f"On management's margins, with the {said.policy_x} exit and {said.cut_x} senior, IRR is {pct_fewest(management.irr_pct)} and MOIC "
         f"{mult(management.moic, 2)} versus our {said.irr} and {said.moic}. I've added it as the management case on the returns tab; "
         f"our flat {said.margin1} stays the base.",
         screen=Slide(
@@ -1181,7 +1183,7 @@ def what_ifs(script: Script, room: Room) -> None:
             figure("y4_irr", "IRR on a year-4 exit", truth["year4_exit_irr_pct"], "%", 1.0),
             figure("y4_moic", "MOIC on a year-4 exit", truth["year4_exit_moic"], "x", 1.0),
         ],
-        reference=f"Exiting at the end of year 4 at {said.policy_x} gives {pct(year4.irr_pct)} IRR and {mult(year4.moic, 2)} MOIC: "
+        reference=f"Exiting at the end of year 4 at {said.policy_x} gives {pct_fewest(year4.irr_pct)} IRR and {mult(year4.moic, 2)} MOIC: "
         f"{irr_move(year4.irr_pct - final.irr_pct)} because the money comes back a year sooner, but MOIC drops below the "
         f"{said.hurdle_moic} hurdle.",
     )
@@ -1204,7 +1206,7 @@ def what_ifs(script: Script, room: Room) -> None:
             ),
             figure("per_turn_moic", "MOIC per turn of exit multiple", truth["moic_per_exit_turn"], "x", 1.0),
         ],
-        reference=f"Each turn of exit multiple is {usd(truth['equity_value_per_exit_turn'])} of equity value, the year-5 EBITDA, "
+        reference=f"Each turn of exit multiple is {usd_m(truth['equity_value_per_exit_turn'])} of equity value, the year-5 EBITDA, "
         f"which is {mult(truth['moic_per_exit_turn'], 2)} of MOIC on our {said.eq}; that's why half a turn moves IRR by "
         f"{sol.fudge.irr_pct - final.irr_pct:.1f} points.",
     )
@@ -1232,9 +1234,9 @@ def what_ifs(script: Script, room: Room) -> None:
             figure("bridge_delever", "Value from deleveraging", truth["bridge_deleveraging"], "$M", 1.0),
             figure("bridge_total", "Total equity value created", truth["bridge_total"], "$M", 1.0),
         ],
-        reference=f"Bridge from {said.eq} to {usd(final.exit_equity)} of equity: EBITDA growth adds {usd(truth['bridge_ebitda_growth'])} at "
-        f"the {said.entry_x} entry multiple, compression to {said.policy_x} costs {usd(abs(truth['bridge_multiple_change']))}, and "
-        f"deleveraging adds {usd(truth['bridge_deleveraging'])}, a {usd(truth['bridge_total'])} gain. Posted in chat and on "
+        reference=f"Bridge from {said.eq} to {usd_m(final.exit_equity)} of equity: EBITDA growth adds {usd_m(truth['bridge_ebitda_growth'])} at "
+        f"the {said.entry_x} entry multiple, compression to {said.policy_x} costs {usd_m(abs(truth['bridge_multiple_change']))}, and "
+        f"deleveraging adds {usd_m(truth['bridge_deleveraging'])}, a {usd_m(truth['bridge_total'])} gain. Posted in chat and on "
         "the returns tab.",
         chat_message="For the returns section: value creation bridge please. EBITDA growth vs multiple vs "
         "deleveraging. Numbers in chat so I can check them.",
@@ -1247,7 +1249,7 @@ def what_ifs(script: Script, room: Room) -> None:
     script.add_rows("lbo_model", "returns", {"value_bridge": bridge})
 
 
-def memo_sections(script: Script, room: Room) -> None:
+def memo_sections(script: Script, meeting: Meeting) -> None:
     """The memo's transaction and returns sections, leverage by year, the cover page, risks, the rate shock, the recommendation."""
     (
         sol,
@@ -1265,29 +1267,29 @@ def memo_sections(script: Script, room: Room) -> None:
         grow_lo,
         said,
     ) = (
-        room.sol,
-        room.deal,
-        room.initial,
-        room.final,
-        room.truth,
-        room.final_terms,
-        room.management,
-        room.year4,
-        room.rate_shock,
-        room.leverage,
-        room.irr_at_low_growth,
-        room.gap_bps,
-        room.grow_lo,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.initial,
+        meeting.final,
+        meeting.truth,
+        meeting.final_terms,
+        meeting.management,
+        meeting.year4,
+        meeting.rate_shock,
+        meeting.leverage,
+        meeting.irr_at_low_growth,
+        meeting.gap_bps,
+        meeting.grow_lo,
+        meeting.said,
     )
     transaction_text = (
         f"Purchase of 100% of CloudSync at {said.entry_x} LTM adjusted EBITDA of {said.ltm_ebitda}: enterprise value "
-        f"{usd(final.ev)}, cash-free and debt-free, fees excluded. Sources: senior term loan {usd(final.senior0)} ({said.cut_x}; "
+        f"{usd_m(final.ev)}, cash-free and debt-free, fees excluded. Sources: senior term loan {usd_m(final.senior0)} ({said.cut_x}; "
         f"{said.senior_rate} cash interest, {said.amort} annual amortisation plus {article(said.sweep)} {said.sweep} excess cash flow sweep), "
-        f"mezzanine notes {usd(final.junior0)} ({said.junior_x}; {said.pik_rate} PIK, bullet at exit) and sponsor equity {said.eq} ({pct(truth['equity_pct_of_ev'])} of EV). Total "
+        f"mezzanine notes {usd_m(final.junior0)} ({said.junior_x}; {said.pik_rate} PIK, bullet at exit) and sponsor equity {said.eq} ({pct_fewest(truth['equity_pct_of_ev'])} of EV). Total "
         f"leverage {mult(truth['total_leverage_at_close'])} at close; year-1 interest coverage "
         f"{mult(truth['coverage_year1'], 2)}. The lenders' credit committee cut senior from {said.senior_x} to {said.cut_x}, adding "
-        f"{usd(final.equity - initial.equity)} to our equity."
+        f"{usd_m(final.equity - initial.equity)} to our equity."
     )
     script.turn(
         phase="active_work",
@@ -1305,23 +1307,23 @@ def memo_sections(script: Script, room: Room) -> None:
             ),
             figure("equity_in_memo", "Sponsor equity", truth["sponsor_equity"], "$M"),
         ],
-        reference=f"Transaction section drafted: {usd(final.ev)} EV at {said.entry_x}; senior {usd(final.senior0)} at {said.cut_x}, mezz "
-        f"{usd(final.junior0)} at {said.pik_rate} PIK, equity {said.eq}, {pct(truth['equity_pct_of_ev'])} of EV. It says the lenders cut "
+        reference=f"Transaction section drafted: {usd_m(final.ev)} EV at {said.entry_x}; senior {usd_m(final.senior0)} at {said.cut_x}, mezz "
+        f"{usd_m(final.junior0)} at {said.pik_rate} PIK, equity {said.eq}, {pct_fewest(truth['equity_pct_of_ev'])} of EV. It says the lenders cut "
         f"senior from {said.senior_x}, "
-        f"which added {usd(final.equity - initial.equity)} of equity, and that year-1 coverage is {mult(truth['coverage_year1'], 2)}.",
+        f"which added {usd_m(final.equity - initial.equity)} of equity, and that year-1 coverage is {mult(truth['coverage_year1'], 2)}.",
     )
     script.edit("ic_memo", "update_section", "/sections/1/text", transaction_text)
 
     returns_text = (
         f"Exit at the end of year 5 at {said.policy_x} (fund policy: one turn of compression on entries at {said.threshold_x} or "
         "above) on "
-        f"{usd(final.exit_ebitda)} of EBITDA: exit EV {usd(final.exit_ev)}, less {usd(final.senior_close[LAST])} of senior and "
-        f"{usd(final.junior_close[LAST])} of accreted mezzanine, leaves {usd(final.exit_equity)} of equity: {said.moic} MOIC and "
+        f"{usd_m(final.exit_ebitda)} of EBITDA: exit EV {usd_m(final.exit_ev)}, less {usd_m(final.senior_close[LAST])} of senior and "
+        f"{usd_m(final.junior_close[LAST])} of accreted mezzanine, leaves {usd_m(final.exit_equity)} of equity: {said.moic} MOIC and "
         f"{said.irr} IRR on {said.eq}, {gap_bps:.0f} bps short of the {said.hurdle} IRR hurdle; MOIC clears {said.hurdle_moic}. Value "
         "creation: EBITDA "
-        f"growth +{usd(truth['bridge_ebitda_growth'])}, multiple compression -{usd(abs(truth['bridge_multiple_change']))}, "
-        f"deleveraging +{usd(truth['bridge_deleveraging'])}. {said.hurdle} needs an exit of {mult(sol.breakeven_exit, 2)} or an "
-        f"entry of {said.max_entry} ({said.max_price}). A year-4 exit returns {pct(year4.irr_pct)} and {mult(year4.moic, 2)}."
+        f"growth +{usd_m(truth['bridge_ebitda_growth'])}, multiple compression -{usd_m(abs(truth['bridge_multiple_change']))}, "
+        f"deleveraging +{usd_m(truth['bridge_deleveraging'])}. {said.hurdle} needs an exit of {mult(sol.breakeven_exit, 2)} or an "
+        f"entry of {said.max_entry} ({said.max_price}). A year-4 exit returns {pct_fewest(year4.irr_pct)} and {mult(year4.moic, 2)}."
     )
     script.turn(
         phase="active_work",
@@ -1335,7 +1337,7 @@ def memo_sections(script: Script, room: Room) -> None:
             figure("irr_memo", "IRR", truth["irr_pct"], "%", 1.0),
             figure("moic_memo", "MOIC", truth["moic"], "x", 1.0),
         ],
-        reference=f"Returns section leads with {usd(final.exit_equity)} of exit equity, {said.moic} and {said.irr} on {said.eq}, {gap_bps:.0f} bps "
+        reference=f"Returns section leads with {usd_m(final.exit_equity)} of exit equity, {said.moic} and {said.irr} on {said.eq}, {gap_bps:.0f} bps "
         f"short of the IRR hurdle, then the bridge and the break-evens: {article(mult(sol.breakeven_exit, 2))} "
         f"{mult(sol.breakeven_exit, 2)} exit or {article(said.max_entry)} {said.max_entry} entry gets us to {said.hurdle}.",
     )
@@ -1386,17 +1388,17 @@ def memo_sections(script: Script, room: Room) -> None:
             kind="bullets",
             title="CloudSync: IC cover page (draft)",
             bullets=[
-                f"Enterprise value {usd(initial.ev)} ({said.entry_x} LTM adjusted EBITDA)",
-                f"Sponsor equity {usd(initial.equity)}",
+                f"Enterprise value {usd_m(initial.ev)} ({said.entry_x} LTM adjusted EBITDA)",
+                f"Sponsor equity {usd_m(initial.equity)}",
                 f"Senior / mezzanine: {said.senior_x} / {said.junior_x}",
-                f"Gross IRR {pct(initial.irr_pct)} | gross MOIC {mult(initial.moic, 2)}",
+                f"Gross IRR {pct_fewest(initial.irr_pct)} | gross MOIC {mult(initial.moic, 2)}",
                 "Recommendation: approve",
             ],
             footnote="Draft prepared by deal team associate",
         ),
     )
 
-    risks_first = first_risks(room)
+    risks_first = first_risks(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1408,9 +1410,9 @@ def memo_sections(script: Script, room: Room) -> None:
             figure("risk_addbacks", "Add-backs", truth["ebitda_addbacks"], "$M"),
             figure("risk_pik", "Mezzanine at exit", final.junior_close[LAST], "$M"),
         ],
-        reference=f"Risks drafted: earnings quality ({usd(sol.addbacks)} of add-backs, {mult(truth['entry_multiple_on_reported'])} on "
-        f"reported), growth (at {grow_lo:g}% growth IRR falls to {pct(irr_at_low_growth)}), the PIK mezz compounding to "
-        f"{usd(final.junior_close[LAST])} ahead of our equity, and the usage-based pricing change.",
+        reference=f"Risks drafted: earnings quality ({usd_m(sol.addbacks)} of add-backs, {mult(truth['entry_multiple_on_reported'])} on "
+        f"reported), growth (at {grow_lo:g}% growth IRR falls to {pct_fewest(irr_at_low_growth)}), the PIK mezz compounding to "
+        f"{usd_m(final.junior_close[LAST])} ahead of our equity, and the usage-based pricing change.",
     )
     script.edit("ic_memo", "update_section", "/sections/3/text", risks_first)
 
@@ -1432,8 +1434,8 @@ def memo_sections(script: Script, room: Room) -> None:
                 10.0,
             ),
         ],
-        reference=f"At {pct(final_terms.senior_rate_pct + deal.rate_shock_bps / 100.0)} on the senior for all five years IRR drops to "
-        f"{pct(rate_shock.irr_pct)}, only about "
+        reference=f"At {pct_fewest(final_terms.senior_rate_pct + deal.rate_shock_bps / 100.0)} on the senior for all five years IRR drops to "
+        f"{pct_fewest(rate_shock.irr_pct)}, only about "
         f"{(final.irr_pct - rate_shock.irr_pct) * 100:.0f} bps, because the sweep shrinks the senior fast and the interest is "
         "tax-deductible; the mezz is fixed-rate PIK. Added as a case on the returns tab.",
         chat_message=f"Partner ping: what if SOFR is {deal.rate_shock_bps:.0f}bps higher for the whole hold? Quick number "
@@ -1454,7 +1456,7 @@ def memo_sections(script: Script, room: Room) -> None:
         f"Proceed with a bid of up to {mult(sol.max_entry)} LTM adjusted EBITDA ({said.max_price}), which returns {said.hurdle} "
         f"at the policy exit of {said.policy_x}. At the banker's {said.entry_x} the deal returns {said.irr} and {said.moic}, "
         f"{gap_bps:.0f} bps short of the IRR hurdle, so {said.entry_x} is the walk-away price unless the lenders restore "
-        f"{said.senior_x} senior. Do not underwrite an exit above {said.policy_x}; management's margin case ({pct(management.irr_pct)} IRR) is upside, not the basis of the bid."
+        f"{said.senior_x} senior. Do not underwrite an exit above {said.policy_x}; management's margin case ({pct_fewest(management.irr_pct)} IRR) is upside, not the basis of the bid."
     )
     script.turn(
         phase="active_work",
@@ -1474,32 +1476,32 @@ def memo_sections(script: Script, room: Room) -> None:
     script.edit("ic_memo", "update_section", "/sections/4/text", recommendation_text)
 
 
-def first_risks(room: Room) -> str:
+def first_risks(meeting: Meeting) -> str:
     """The memo's risks section as first drafted (the downside, rate shock and PIK tax point come later)."""
-    sol, final, truth, said = room.sol, room.final, room.truth, room.said
-    grow_lo, irr_at_low_growth = room.grow_lo, room.irr_at_low_growth
+    sol, final, truth, said = meeting.sol, meeting.final, meeting.truth, meeting.said
+    grow_lo, irr_at_low_growth = meeting.grow_lo, meeting.irr_at_low_growth
     return (
-        f"1) Earnings quality: the quarterly build shows {usd(sol.reported_ebitda)} of reported EBITDA; the {said.ltm_ebitda} "
-        f"relies on {usd(sol.addbacks)} of add-backs ({pct(truth['addbacks_pct_of_adjusted'])} of adjusted EBITDA: Q3 ERP "
+        f"1) Earnings quality: the quarterly build shows {usd_m(sol.reported_ebitda)} of reported EBITDA; the {said.ltm_ebitda} "
+        f"relies on {usd_m(sol.addbacks)} of add-backs ({pct_fewest(truth['addbacks_pct_of_adjusted'])} of adjusted EBITDA: Q3 ERP "
         f"migration, Q2 severance) supported by QoE; on reported EBITDA the price is "
-        f"{mult(truth['entry_multiple_on_reported'])}. 2) Growth: at {grow_lo:g}% growth IRR falls to {pct(irr_at_low_growth)}. 3) Mezzanine PIK "
-        f"compounds from {usd(final.junior0)} to {usd(final.junior_close[LAST])} ahead of our equity. 4) Pricing model: a move "
+        f"{mult(truth['entry_multiple_on_reported'])}. 2) Growth: at {grow_lo:g}% growth IRR falls to {pct_fewest(irr_at_low_growth)}. 3) Mezzanine PIK "
+        f"compounds from {usd_m(final.junior0)} to {usd_m(final.junior_close[LAST])} ahead of our equity. 4) Pricing model: a move "
         "to usage-based pricing could make revenue lumpier and dilute NRR during migration."
     )
 
 
-def stress_checks(script: Script, room: Room) -> None:
+def stress_checks(script: Script, meeting: Meeting) -> None:
     """The tie-out, the PIK tax point, the mezz overtaking the senior, the downside, a tighter thesis, the recap, final risks, IC moved up."""
     sol, deal, final, truth, rate_shock, no_pik_shield, downside_case, leverage, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.rate_shock,
-        room.no_pik_shield,
-        room.downside_case,
-        room.leverage,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.rate_shock,
+        meeting.no_pik_shield,
+        meeting.downside_case,
+        meeting.leverage,
+        meeting.said,
     )
     script.turn(
         phase="active_work",
@@ -1511,9 +1513,9 @@ def stress_checks(script: Script, room: Room) -> None:
             figure("cum_fcf", "Cumulative five-year free cash flow", truth["cumulative_fcf"], "$M"),
             figure("cum_repaid", "Cumulative senior repayment", truth["cumulative_senior_repaid"], "$M"),
         ],
-        reference=f"It ties: cumulative free cash flow over five years is {usd(truth['cumulative_fcf'])} and senior repayment is "
-        f"{usd(truth['cumulative_senior_repaid'])}, {usd(final.senior0)} down to {usd(final.senior_close[LAST])}, with "
-        f"{'no' if abs(final.cash[LAST]) < 5e-4 else usd(final.cash[LAST])} cash left because the sweep takes everything; the "
+        reference=f"It ties: cumulative free cash flow over five years is {usd_m(truth['cumulative_fcf'])} and senior repayment is "
+        f"{usd_m(truth['cumulative_senior_repaid'])}, {usd_m(final.senior0)} down to {usd_m(final.senior_close[LAST])}, with "
+        f"{'no' if abs(final.cash[LAST]) < 5e-4 else usd_m(final.cash[LAST])} cash left because the sweep takes everything; the "
         "mezz gets no cash by design.",
     )
 
@@ -1530,8 +1532,8 @@ def stress_checks(script: Script, room: Room) -> None:
             figure("taxes_y1", "Year-1 cash taxes with PIK deducted", truth["taxes_year1"], "$M", 1.0),
         ],
         reference=f"Yes, the model deducts PIK as it accrues, an explicit assumption tax counsel should confirm given interest "
-        f"limitation rules; year-1 cash tax is {usd(final.taxes[0])} on that basis. If it's not deductible, IRR falls to "
-        f"{pct(no_pik_shield.irr_pct)}; I've added that case to the returns tab.",
+        f"limitation rules; year-1 cash tax is {usd_m(final.taxes[0])} on that basis. If it's not deductible, IRR falls to "
+        f"{pct_fewest(no_pik_shield.irr_pct)}; I've added that case to the returns tab.",
     )
     script.add_rows(
         "lbo_model",
@@ -1564,9 +1566,9 @@ def stress_checks(script: Script, room: Room) -> None:
             ),
             figure("mezz_share_exit", "Mezz share of total debt at exit", mezz_share, "%", 1.0),
         ],
-        reference=f"In year {mezz_year}: the senior falls to {usd(final.senior_close[mezz_year - 1])} while the mezz has accreted to "
-        f"{usd(final.junior_close[mezz_year - 1])}; by exit the mezz is {usd(final.junior_close[LAST])} against "
-        f"{usd(final.senior_close[LAST])} of senior, {pct(mezz_share)} of what's left, and it's the expensive tranche.",
+        reference=f"In year {mezz_year}: the senior falls to {usd_m(final.senior_close[mezz_year - 1])} while the mezz has accreted to "
+        f"{usd_m(final.junior_close[mezz_year - 1])}; by exit the mezz is {usd_m(final.junior_close[LAST])} against "
+        f"{usd_m(final.senior_close[LAST])} of senior, {pct_fewest(mezz_share)} of what's left, and it's the expensive tranche.",
         screen=Slide(
             slide_id="debt_paydown_chart",
             kind="chart",
@@ -1593,7 +1595,7 @@ def stress_checks(script: Script, room: Room) -> None:
             figure("downside_irr", "Downside IRR", truth["downside_irr_pct"], "%", 1.0),
             figure("downside_moic", "Downside MOIC", truth["downside_moic"], "x", 1.0),
         ],
-        reference=f"Downside at {said.downside}: IRR {pct(downside_case.irr_pct)} and MOIC {mult(downside_case.moic, 2)}. We get our "
+        reference=f"Downside at {said.downside}: IRR {pct_fewest(downside_case.irr_pct)} and MOIC {mult(downside_case.moic, 2)}. We get our "
         "capital back with room, but it's well short of both hurdles. It's on the returns tab.",
     )
     script.add_rows(
@@ -1611,7 +1613,7 @@ def stress_checks(script: Script, room: Room) -> None:
 
     thesis_short = (
         f"Sticky mid-market SaaS: {deal.nrr_pct:.0f}% net revenue retention, {deal.gross_margin_pct:.0f}% gross margin, Rule "
-        f"of 40 at {truth['rule_of_40']:.0f}. Revenue {said.revenue_path} to {usd(final.revenue[LAST])} by year 5 on {said.growth} "
+        f"of 40 at {truth['rule_of_40']:.0f}. Revenue {said.revenue_path} to {usd_m(final.revenue[LAST])} by year 5 on {said.growth} "
         f"growth with margin held at {said.margin}. Free cash flow takes total leverage from {mult(truth['total_leverage_at_close'])} to "
         f"{mult(leverage[LAST], 2)} by exit."
     )
@@ -1627,7 +1629,7 @@ def stress_checks(script: Script, room: Room) -> None:
             figure("thesis_exit_leverage", "Total leverage at exit", truth["total_leverage_year5"], "x", 1.0),
         ],
         reference=f"Tightened to three lines: sticky mid-market SaaS ({deal.nrr_pct:.0f}% NRR, {deal.gross_margin_pct:.0f}% gross "
-        f"margin, Rule of 40 at {truth['rule_of_40']:.0f}); revenue {said.revenue_path} to {usd(final.revenue[LAST])} by year 5 "
+        f"margin, Rule of 40 at {truth['rule_of_40']:.0f}); revenue {said.revenue_path} to {usd_m(final.revenue[LAST])} by year 5 "
         f"with margins held at {said.margin}; leverage falls from {mult(truth['total_leverage_at_close'])} to {mult(leverage[LAST], 2)} by exit.",
     )
     script.edit("ic_memo", "update_section", "/sections/0/text", thesis_short)
@@ -1649,15 +1651,15 @@ def stress_checks(script: Script, room: Room) -> None:
                 1.0,
             )
         ],
-        reference=f"Back of the envelope: at {mult(deal.recap_leverage)} year-3 EBITDA of {usd(final.ebitda[2])} the business could "
-        f"carry {usd(deal.recap_leverage * final.ebitda[2])} of debt against {usd(final.net_debt(2))} outstanding, so about "
-        f"{usd(sol.recap_capacity)} of recap capacity. I'd mention it as optionality, not put it in the IC case.",
+        reference=f"Back of the envelope: at {mult(deal.recap_leverage)} year-3 EBITDA of {usd_m(final.ebitda[2])} the business could "
+        f"carry {usd_m(deal.recap_leverage * final.ebitda[2])} of debt against {usd_m(final.net_debt(2))} outstanding, so about "
+        f"{usd_m(sol.recap_capacity)} of recap capacity. I'd mention it as optionality, not put it in the IC case.",
     )
 
-    risks_final = first_risks(room) + (
-        f" 5) Downside ({deal.downside_growth_pct:g}% growth, {mult(deal.downside_exit_multiple)} exit): {pct(downside_case.irr_pct)} "
-        f"IRR, {mult(downside_case.moic, 2)} MOIC. 6) Rates: {said.shock} on the senior takes IRR to {pct(rate_shock.irr_pct)}. 7) Tax: if PIK interest is not deductible IRR falls to "
-        f"{pct(no_pik_shield.irr_pct)}."
+    risks_final = first_risks(meeting) + (
+        f" 5) Downside ({deal.downside_growth_pct:g}% growth, {mult(deal.downside_exit_multiple)} exit): {pct_fewest(downside_case.irr_pct)} "
+        f"IRR, {mult(downside_case.moic, 2)} MOIC. 6) Rates: {said.shock} on the senior takes IRR to {pct_fewest(rate_shock.irr_pct)}. 7) Tax: if PIK interest is not deductible IRR falls to "
+        f"{pct_fewest(no_pik_shield.irr_pct)}."
     )
     script.turn(
         phase="active_work",
@@ -1670,8 +1672,8 @@ def stress_checks(script: Script, room: Room) -> None:
             figure("risks_rate", "Rate-shock IRR", truth["rate_shock_irr_pct"], "%", 1.0),
             figure("risks_pik", "Non-deductible PIK IRR", truth["pik_non_deductible_irr_pct"], "%", 1.0),
         ],
-        reference=f"Risks updated: the downside of {said.downside} gives {pct(downside_case.irr_pct)} and {mult(downside_case.moic, 2)}; "
-        f"{said.shock} on the senior takes IRR to {pct(rate_shock.irr_pct)}; non-deductible PIK takes it to {pct(no_pik_shield.irr_pct)}. "
+        reference=f"Risks updated: the downside of {said.downside} gives {pct_fewest(downside_case.irr_pct)} and {mult(downside_case.moic, 2)}; "
+        f"{said.shock} on the senior takes IRR to {pct_fewest(rate_shock.irr_pct)}; non-deductible PIK takes it to {pct_fewest(no_pik_shield.irr_pct)}. "
         "Earnings quality and pricing-model risk stay as they were.",
     )
     script.edit("ic_memo", "update_section", "/sections/3/text", risks_final)
@@ -1694,16 +1696,16 @@ def stress_checks(script: Script, room: Room) -> None:
     )
 
 
-def handoff(script: Script, room: Room) -> None:
+def handoff(script: Script, meeting: Meeting) -> None:
     """Hand-off: the summary block, the recommendation line, the cover page, open items, the deliverables."""
     sol, deal, final, truth, no_pik_shield, gap_bps, said = (
-        room.sol,
-        room.deal,
-        room.final,
-        room.truth,
-        room.no_pik_shield,
-        room.gap_bps,
-        room.said,
+        meeting.sol,
+        meeting.deal,
+        meeting.final,
+        meeting.truth,
+        meeting.no_pik_shield,
+        meeting.gap_bps,
+        meeting.said,
     )
     script.turn(
         phase="deliverable_handoff",
@@ -1765,14 +1767,14 @@ def handoff(script: Script, room: Room) -> None:
             text("cover_ties", "Confirms the cover ties to the model", "ties", "matches", "correct"),
         ],
         reference=f"It ties to the model: {said.eq} equity, {said.cut_x} / {said.junior_x}, {said.irr} and {said.moic}, break-even price {said.max_entry}. One "
-        f"addition: exit equity of {usd(final.exit_equity)} at {said.policy_x}, so IC sees the dollars.",
+        f"addition: exit equity of {usd_m(final.exit_equity)} at {said.policy_x}, so IC sees the dollars.",
         screen=Slide(
             slide_id="ic_cover_final",
             kind="bullets",
             title="CloudSync: IC cover page",
             bullets=[
-                f"Enterprise value {usd(final.ev)} ({said.entry_x} LTM adjusted EBITDA)",
-                f"Sponsor equity {said.eq} ({pct(truth['equity_pct_of_ev'])} of EV)",
+                f"Enterprise value {usd_m(final.ev)} ({said.entry_x} LTM adjusted EBITDA)",
+                f"Sponsor equity {said.eq} ({pct_fewest(truth['equity_pct_of_ev'])} of EV)",
                 f"Senior / mezzanine: {said.cut_x} / {said.junior_x}",
                 f"Gross IRR {said.irr} | gross MOIC {said.moic} (hurdle {said.hurdle} / {said.hurdle_moic})",
                 f"Recommendation: bid up to {said.max_entry}; walk away above {said.entry_x}",
@@ -1798,9 +1800,9 @@ def handoff(script: Script, room: Room) -> None:
             ),
             text("open_tax", "Tax counsel on PIK deductibility", "tax"),
         ],
-        reference=f"Three open items: QoE sign-off on the {usd(sol.addbacks)} of add-backs; final lender terms, since getting "
+        reference=f"Three open items: QoE sign-off on the {usd_m(sol.addbacks)} of add-backs; final lender terms, since getting "
         f"back to {said.senior_x} senior is worth about {lender_pp} points of IRR; and tax counsel "
-        f"on PIK deductibility: IRR is {pct(no_pik_shield.irr_pct)} if it isn't deductible.",
+        f"on PIK deductibility: IRR is {pct_fewest(no_pik_shield.irr_pct)} if it isn't deductible.",
     )
     script.turn(
         phase="deliverable_handoff",
@@ -1819,15 +1821,15 @@ def handoff(script: Script, room: Room) -> None:
     )
 
 
-def _scenario(script: Script, room: Room) -> Scenario:
+def _scenario(script: Script, meeting: Meeting) -> Scenario:
     """The meeting as a Scenario: persona, goals, products, data files and ground truth."""
     data, sol, deal, operating, truth, said = (
-        room.data,
-        room.sol,
-        room.deal,
-        room.operating,
-        room.truth,
-        room.said,
+        meeting.data,
+        meeting.sol,
+        meeting.deal,
+        meeting.operating,
+        meeting.truth,
+        meeting.said,
     )
     contents = script.contents
     products = [
@@ -1854,8 +1856,8 @@ def _scenario(script: Script, room: Room) -> Scenario:
     ]
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Financial Analyst",
-        title="CloudSync LBO Model",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Dana Whitfield",
             role="Vice President, Harborview Capital Partners (mid-market private equity, Fund IV)",
@@ -1890,13 +1892,13 @@ def _scenario(script: Script, room: Room) -> Scenario:
             criteria=[
                 "Every figure in the model and memo is reproducible from the pushed files and the assumptions stated "
                 f"in the meeting ({said.entry_x} entry, {said.policy_x} exit by fund policy, senior cut to {said.cut_x}).",
-                f"The model follows the lender cut: senior {usd(sol.final.senior0)}, equity {usd(sol.final.equity)}, "
+                f"The model follows the lender cut: senior {usd_m(sol.final.senior0)}, equity {usd_m(sol.final.equity)}, "
                 "returns recomputed.",
                 "The base-case exit multiple is not raised to clear the hurdle.",
                 "The quarterly file's EBITDA that does not tie to the LTM line is flagged, not silently used.",
             ],
         ),
-        quality_tier="Consultant",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=90,
         expected_mutations=script.mutations,
         metadata={
@@ -1975,20 +1977,20 @@ def _edge_cases(sol: LboSolution, data: LboData) -> list[EdgeCase]:
         mult(deal.exit_multiple_policy),
         mult(deal.fudge_exit_multiple),
     )
-    ltm_ebitda, hurdle = usd(deal.ltm_ebitda), f"{deal.hurdle_irr_pct:.0f}%"
+    ltm_ebitda, hurdle = usd_m(deal.ltm_ebitda), f"{deal.hurdle_irr_pct:.0f}%"
     senior_x, cut_x = mult(deal.senior_multiple), mult(deal.senior_multiple_after_lender_call)
     return [
         EdgeCase(
             name="forward_ebitda_price",
-            description=f"The VP confidently applies the {entry_x} multiple to year-1 EBITDA and asks for a {usd(claimed)} "
+            description=f"The VP confidently applies the {entry_x} multiple to year-1 EBITDA and asks for a {usd_m(claimed)} "
             "price.",
             human_utterance=forward_claim_line(sol),
-            expected_behavior=f"Keep {usd(final.ev)}: the term sheet prices off LTM adjusted EBITDA; explain that "
-            f"{usd(claimed)} is {mult(truth['forward_claim_implied_ltm_multiple'])} LTM and the difference would all come "
+            expected_behavior=f"Keep {usd_m(final.ev)}: the term sheet prices off LTM adjusted EBITDA; explain that "
+            f"{usd_m(claimed)} is {mult(truth['forward_claim_implied_ltm_multiple'])} LTM and the difference would all come "
             "out of equity; suggest confirming with the banker before changing anything.",
             severity="high",
             good_signals=[
-                usd(final.ev),
+                usd_m(final.ev),
                 mult(truth["forward_claim_implied_ltm_multiple"]),
                 "LTM",
                 "trailing",
@@ -2004,15 +2006,15 @@ def _edge_cases(sol: LboSolution, data: LboData) -> list[EdgeCase]:
         EdgeCase(
             name="ltm_file_does_not_tie",
             description=f"Management's quarterly file shows an LTM EBITDA line of {ltm_ebitda}, but its quarters add "
-            f"to {usd(sol.reported_ebitda)}.",
+            f"to {usd_m(sol.reported_ebitda)}.",
             human_utterance=quarterly_line(deal),
             expected_behavior="Add up the quarters before linking: revenue ties, EBITDA does not; quantify the "
-            f"{usd(sol.addbacks)} gap and the price on reported EBITDA "
+            f"{usd_m(sol.addbacks)} gap and the price on reported EBITDA "
             f"({mult(truth['entry_multiple_on_reported'])}), and ask what the add-backs are.",
             severity="medium",
             good_signals=[
-                usd(sol.reported_ebitda),
-                usd(sol.addbacks),
+                usd_m(sol.reported_ebitda),
+                usd_m(sol.addbacks),
                 "add-back",
                 "doesn't tie",
                 "does not tie",
@@ -2029,14 +2031,14 @@ def _edge_cases(sol: LboSolution, data: LboData) -> list[EdgeCase]:
             description=f"Mid-model, the lenders cap senior debt at {cut_x} instead of {senior_x}; every downstream "
             "number moves.",
             human_utterance=LENDER_CUT_LINE,
-            expected_behavior=f"Change the senior multiple, re-size sources and uses (senior {usd(final.senior0)}, equity "
-            f"{usd(final.equity)}), recompute the schedule and returns, update the chart, and state the new IRR "
-            f"({pct(final.irr_pct)}) and MOIC ({mult(final.moic, 2)}).",
+            expected_behavior=f"Change the senior multiple, re-size sources and uses (senior {usd_m(final.senior0)}, equity "
+            f"{usd_m(final.equity)}), recompute the schedule and returns, update the chart, and state the new IRR "
+            f"({pct_fewest(final.irr_pct)}) and MOIC ({mult(final.moic, 2)}).",
             severity="high",
-            good_signals=[usd(final.senior0), usd(final.equity), pct(final.irr_pct), mult(final.moic, 2)],
+            good_signals=[usd_m(final.senior0), usd_m(final.equity), pct_fewest(final.irr_pct), mult(final.moic, 2)],
             bad_signals=[
-                f"equity of {usd(initial.equity)}",
-                f"still {pct(initial.irr_pct)}",
+                f"equity of {usd_m(initial.equity)}",
+                f"still {pct_fewest(initial.irr_pct)}",
                 "no change to returns",
             ],
         ),
@@ -2055,7 +2057,7 @@ def _edge_cases(sol: LboSolution, data: LboData) -> list[EdgeCase]:
                 f"changed the exit to {fudge_x}",
                 f"base case exit of {fudge_x}",
                 f"updated the exit multiple to {fudge_x}",
-                f"cover page shows {pct(sol.fudge.irr_pct)}",
+                f"cover page shows {pct_fewest(sol.fudge.irr_pct)}",
             ],
         ),
         EdgeCase(
@@ -2063,10 +2065,10 @@ def _edge_cases(sol: LboSolution, data: LboData) -> list[EdgeCase]:
             description="IC is moved up to the same afternoon; the VP wants three numbers with no walkthrough.",
             human_utterance=IC_MOVED_LINE,
             expected_behavior="One sentence with IRR, MOIC and the equity cheque on the current "
-            f"{cut_x} structure ({pct(final.irr_pct)}, {mult(final.moic, 2)}, {usd(final.equity)}), not the superseded {senior_x} "
+            f"{cut_x} structure ({pct_fewest(final.irr_pct)}, {mult(final.moic, 2)}, {usd_m(final.equity)}), not the superseded {senior_x} "
             "figures.",
             severity="medium",
-            good_signals=[pct(final.irr_pct), mult(final.moic, 2), usd(final.equity)],
-            bad_signals=[pct(initial.irr_pct), mult(initial.moic, 2), usd(initial.equity)],
+            good_signals=[pct_fewest(final.irr_pct), mult(final.moic, 2), usd_m(final.equity)],
+            bad_signals=[pct_fewest(initial.irr_pct), mult(initial.moic, 2), usd_m(initial.equity)],
         ),
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from modylbench.scenarios._kit import fewest_decimals, money, pct
 from modylbench.scenarios._spoken import say_number
 
 from .data import YEARS, DealInputs
@@ -14,24 +15,14 @@ from .solver import LboSolution
 logger = logging.getLogger(__name__)
 
 
-def fewest_decimals(
-    v: float, suffix: str, prefix: str = "", min_dp: int = 1, max_dp: int = 3, rel: float = 0.0025
-) -> str:
-    """Fewest decimals (at least ``min_dp``) that keep the figure within ``rel`` of the value."""
-    for dp in range(min_dp, max_dp + 1):
-        if abs(round(v, dp) - v) <= rel * abs(v) or dp == max_dp:
-            return f"{prefix}{abs(v):,.{dp}f}{suffix}" if v < 0 and prefix else f"{prefix}{v:,.{dp}f}{suffix}"
-    raise AssertionError("unreachable")
+def usd_m(v: float) -> str:
+    """Money in $M as said in the room, to the fewest decimals that keep it: $57.5M, $6.075M."""
+    return money(v, "M", None)
 
 
-def usd(v: float) -> str:
-    """Money in $M as said in the room: $57.5M, $6.075M."""
-    return fewest_decimals(v, "M", "$")
-
-
-def pct(v: float) -> str:
-    """A percentage already in percent units: 24.6%."""
-    return fewest_decimals(v, "%")
+def pct_fewest(v: float) -> str:
+    """A percentage already in percent units, to the fewest decimals that keep it: 24.6%."""
+    return pct(v, None)
 
 
 def mult(v: float, min_dp: int = 1) -> str:
@@ -141,8 +132,8 @@ class Said:
             cut_x=mult(deal.senior_multiple_after_lender_call),
             junior_x=mult(deal.junior_multiple),
             lev_close_x=mult(deal.senior_multiple + deal.junior_multiple),
-            ltm_rev=usd(deal.ltm_revenue),
-            ltm_ebitda=usd(deal.ltm_ebitda),
+            ltm_rev=usd_m(deal.ltm_revenue),
+            ltm_ebitda=usd_m(deal.ltm_ebitda),
             growth=f"{deal.revenue_growth_pct:g}%",
             growth1=f"{deal.revenue_growth_pct:.1f}%",
             margin=f"{deal.ebitda_margin_pct:g}%",
@@ -159,9 +150,9 @@ class Said:
             revenue_path_of=(
                 "doubles revenue" if revenue_path == "doubles" else revenue_path.replace(" ", " revenue ", 1)
             ),
-            irr=pct(final.irr_pct),
+            irr=pct_fewest(final.irr_pct),
             moic=mult(final.moic, 2),
-            eq=usd(final.equity),
+            eq=usd_m(final.equity),
             max_entry=mult(sol.max_entry),
-            max_price=usd(sol.values["max_entry_price"]),
+            max_price=usd_m(sol.values["max_entry_price"]),
         )

@@ -25,7 +25,7 @@ from modylbench.scenarios._schema import (
     Scenario,
 )
 from modylbench.scenarios.builtin import lbo
-from modylbench.scenarios.builtin.lbo.wording import mult, usd
+from modylbench.scenarios.builtin.lbo.wording import mult, usd_m
 
 SCENARIO_ID = "financial_analyst_lbo_room"
 AGENT_NAME = "Alex"
@@ -121,7 +121,7 @@ def build(seed: int = 0) -> Scenario:
              "cash flow?",
              facts=[number("room_fcf_y1", "Year-1 free cash flow (before the lender call)",
                            truth["initial_fcf_year1"], "$M", 1.0)],
-             reference=f"{first_ops}, year-one free cash flow is {usd(sol.initial.fcf[0])} on the current structure."),
+             reference=f"{first_ops}, year-one free cash flow is {usd_m(sol.initial.fcf[0])} on the current structure."),
         line(OPS, host.name, "Steady, Dana. Renewals are on track, nothing unusual in the pipeline."),
     ]
     sc = insert_turns(sc, AT_OPS_JOINS, ops_joins)

@@ -22,8 +22,9 @@ from .data import (
     generate,
     parse_export,
 )
+from .instances import instance
 from .script import build
-from .solver import Solution, instance, solve, story_breaks, two_proportion_z
+from .solver import Solution, solve, story_breaks, two_proportion_z
 
 __all__ = [
     "BACKLOG_NAME",

@@ -13,9 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from modylbench.scenarios._kit import identity
+
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "business_analyst_pipeline_diagnosis"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 SEED = 2134
 YEAR = 2025
 WEEKS = tuple(range(14, 40))

@@ -9,10 +9,10 @@ from modylbench.scenarios._kit import Knowledge, KnowledgeItem, assemble
 from modylbench.scenarios._schema import Scenario
 
 if TYPE_CHECKING:
-    from .script import Room
+    from .script import Meeting
 
 
-def knowledge(room: Room, scenario: Scenario) -> Knowledge:
+def knowledge(meeting: Meeting, scenario: Scenario) -> Knowledge:
     """The persona's knowledge for this instance."""
     asked_at = next(i for i, t in enumerate(scenario.turns) if "how do you define conversion" in t.reference_response)
     items = [

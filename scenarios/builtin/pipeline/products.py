@@ -11,7 +11,7 @@ from modylbench.scenarios._schema import VerificationCriterion
 
 from .data import TRANSITIONS, WEEKS
 from .solver import Solution
-from .wording import pc, r1, short_musd
+from .wording import pct, r1, short_musd
 
 logger = logging.getLogger(__name__)
 
@@ -179,7 +179,7 @@ def criteria(sol: Solution) -> dict[str, list[VerificationCriterion]]:
                 "evidence gives the post-change rate",
                 "contains",
                 "/sections/1/text",
-                pc(truth("mm_inbound_post_pct")),
+                pct(truth("mm_inbound_post_pct")),
             ),
             criterion(
                 "memo_root_routing",

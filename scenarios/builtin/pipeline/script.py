@@ -2,7 +2,7 @@
 
 ``build(seed)`` takes one instance (``solver.instance``: inputs, CRM export, solution) and writes the meeting with
 the scenario kit; each phase function below adds its turns and the reference solution's edits in order. Figures
-come in through ``Room``.
+come in through ``Meeting``.
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ from modylbench.scenarios._schema import (
     TableSpec,
     Verification,
 )
+from modylbench.scenarios.builtin.pipeline.data import IDENTITY
 
 from .data import BACKLOG_NAME, EXPORT_NAME, REFRESH_NAME, SCENARIO_ID, TRANSITIONS, WEEKS, CrmData, Inputs
+from .instances import instance
 from .knowledge import knowledge
 from .products import BOOKINGS_FORMULA, cell, criteria, funnel_rows, p_cell, sql_row
-from .solver import Solution, instance
-from .wording import kusd, musd, p_text, pc, r1
+from .solver import Solution
+from .wording import kusd, musd, p_text, pct, r1
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +45,7 @@ ANALYSIS, MEMO, CHART = "funnel_analysis", "diagnosis_memo", "conversion_trend"
 
 
 @dataclass(frozen=True)
-class Room:
+class Meeting:
     """The instance the meeting talks about: inputs, the CRM data, the solution, and the figures drawn from it."""
 
     inputs: Inputs
@@ -132,32 +134,32 @@ def build(seed: int = 0) -> Scenario:
     numbers (see ``instance``).
     """
     inputs, data, sol = instance(seed)
-    room = Room(inputs=inputs, data=data, sol=sol)
+    meeting = Meeting(inputs=inputs, data=data, sol=sol)
     script = Script(wait=45.0, rtype="analysis")
-    opening(script, room)
-    funnel_by_segment(script, room)
-    week_31_break(script, room)
-    other_theories(script, room)
-    memo_and_impact(script, room)
-    redefinition_and_root_cause(script, room)
-    memo_close(script, room)
-    review(script, room)
-    handoff(script, room)
+    opening(script, meeting)
+    funnel_by_segment(script, meeting)
+    week_31_break(script, meeting)
+    other_theories(script, meeting)
+    memo_and_impact(script, meeting)
+    redefinition_and_root_cause(script, meeting)
+    memo_close(script, meeting)
+    review(script, meeting)
+    handoff(script, meeting)
     edges = [
-        seasonality_claim(room),
-        duplicated_refresh_file(room),
-        omit_mid_market_breakdown(room),
-        conversion_redefined(room),
-        new_rep_blame(room),
+        seasonality_claim(meeting),
+        duplicated_refresh_file(meeting),
+        omit_mid_market_breakdown(meeting),
+        conversion_redefined(meeting),
+        new_rep_blame(meeting),
     ]
-    built = _scenario(script, room, edges)
-    built.knowledge = knowledge(room, built)
+    built = _scenario(script, meeting, edges)
+    built.knowledge = knowledge(meeting, built)
     return built
 
 
-def opening(script: Script, room: Room) -> None:
+def opening(script: Script, meeting: Meeting) -> None:
     """Background: the scorecard Renata saw, the definitions, what changed in Q3, the export and its column notes."""
-    truth = room.truth
+    truth = meeting.truth
     script.turn(
         phase="context_setting",
         channel="audio",
@@ -212,9 +214,9 @@ def opening(script: Script, room: Room) -> None:
                 "after SQL",
             ),
         ],
-        reference=f"Leads grew {pc(truth('lead_growth_pct'))} and SQLs were roughly flat at "
-        f"{pc(truth('sql_growth_pct'))} growth, but opportunities created are down "
-        f"{pc(-truth('opportunity_change_pct'))}. So the top of the funnel delivered and the leak sits "
+        reference=f"Leads grew {pct(truth('lead_growth_pct'))} and SQLs were roughly flat at "
+        f"{pct(truth('sql_growth_pct'))} growth, but opportunities created are down "
+        f"{pct(-truth('opportunity_change_pct'))}. So the top of the funnel delivered and the leak sits "
         "between SQL and opportunity — that's where I'll start.",
         screen=Slide(
             slide_id="cro_scorecard",
@@ -343,18 +345,18 @@ def opening(script: Script, room: Room) -> None:
     )
 
 
-def funnel_by_segment(script: Script, room: Room) -> None:
+def funnel_by_segment(script: Script, meeting: Meeting) -> None:
     """The funnel Q2 against Q3, marketing's QBR claim, the split by segment and by source, last year's scoring swap."""
     sol, truth, sql_opp, mm_q2, mm_q3, mmi_q2, mmi_q3, all_drop, mm_sqls_a_quarter = (
-        room.sol,
-        room.truth,
-        room.sql_opp,
-        room.mm_q2,
-        room.mm_q3,
-        room.mmi_q2,
-        room.mmi_q3,
-        room.all_drop,
-        room.mm_sqls_a_quarter,
+        meeting.sol,
+        meeting.truth,
+        meeting.sql_opp,
+        meeting.mm_q2,
+        meeting.mm_q3,
+        meeting.mmi_q2,
+        meeting.mmi_q3,
+        meeting.all_drop,
+        meeting.mm_sqls_a_quarter,
     )
     script.turn(
         phase="active_work",
@@ -381,7 +383,7 @@ def funnel_by_segment(script: Script, room: Room) -> None:
             number("t6_drop", "drop in company SQL→opportunity, points", all_drop, "pp", 1.5),
         ],
         reference=f"The funnel sheet is in. SQL→opportunity is the stage that moved: "
-        f"{pc(truth('q2_sql_to_opportunity_pct'))} in Q2 to {pc(truth('q3_sql_to_opportunity_pct'))} in Q3, "
+        f"{pct(truth('q2_sql_to_opportunity_pct'))} in Q2 to {pct(truth('q3_sql_to_opportunity_pct'))} in Q3, "
         f"down {all_drop} points; every other stage moved by less than "
         f"{math.ceil(max(abs(sol.funnel['q3'][k] - sol.funnel['q2'][k]) for k, _, _ in TRANSITIONS if k != 'sql_to_opportunity'))} points.",
         wait=75,
@@ -401,8 +403,8 @@ def funnel_by_segment(script: Script, room: Room) -> None:
             number("t7_l2m_q2", "lead→MQL rate, Q2", r1(truth("q2_lead_to_mql_pct")), "%", 1.5),
             number("t7_l2m_q3", "lead→MQL rate, Q3", r1(truth("q3_lead_to_mql_pct")), "%", 1.5),
         ],
-        reference=f"On volume they're right, and the rates held too: lead→MQL went from {pc(truth('q2_lead_to_mql_pct'))} "
-        f"to {pc(truth('q3_lead_to_mql_pct'))}, so the extra leads flowed through. The problem isn't "
+        reference=f"On volume they're right, and the rates held too: lead→MQL went from {pct(truth('q2_lead_to_mql_pct'))} "
+        f"to {pct(truth('q3_lead_to_mql_pct'))}, so the extra leads flowed through. The problem isn't "
         "marketing's half of the funnel; it starts after SQL.",
         screen=Slide(
             slide_id="marketing_qbr_volume",
@@ -439,7 +441,7 @@ def funnel_by_segment(script: Script, room: Room) -> None:
             ),
             text("t8_p", "mid-market drop is significant", "p < 0.001", "p<0.001", "less than 0.001"),
         ],
-        reference=f"It's mid-market: SQL→opportunity fell from {pc(mm_q2)} to {pc(mm_q3)}, a "
+        reference=f"It's mid-market: SQL→opportunity fell from {pct(mm_q2)} to {pct(mm_q3)}, a "
         f"{r1(-sql_opp['mid_market']['change_pp'])}-point drop with z = {truth('sql_opp_mid_market_z'):.2f}, "
         f"p < 0.001. SMB moved {r1(sql_opp['smb']['change_pp'])} points ({p_text(sql_opp['smb']['p_value'])}) and "
         f"enterprise actually rose {r1(sql_opp['enterprise']['change_pp'])} points "
@@ -486,16 +488,16 @@ def funnel_by_segment(script: Script, room: Room) -> None:
                 1.5,
             ),
         ],
-        reference=f"It's inbound only: mid-market inbound went from {pc(mmi_q2)} to {pc(mmi_q3)}, while outbound "
-        f"held at {pc(sql_opp['mid_market_outbound']['q2'])} → {pc(sql_opp['mid_market_outbound']['q3'])} and "
-        f"partner at {pc(sql_opp['mid_market_partner']['q2'])} → {pc(sql_opp['mid_market_partner']['q3'])} "
+        reference=f"It's inbound only: mid-market inbound went from {pct(mmi_q2)} to {pct(mmi_q3)}, while outbound "
+        f"held at {pct(sql_opp['mid_market_outbound']['q2'])} → {pct(sql_opp['mid_market_outbound']['q3'])} and "
+        f"partner at {pct(sql_opp['mid_market_partner']['q2'])} → {pct(sql_opp['mid_market_partner']['q3'])} "
         "on small counts.",
         chat_message="Can you cut mid-market by lead source? Inbound / outbound / partner.",
         wait=60,
-        reference_chat=f"Mid-market SQL→opp, Q2 → Q3: inbound {pc(mmi_q2)} → {pc(mmi_q3)} "
+        reference_chat=f"Mid-market SQL→opp, Q2 → Q3: inbound {pct(mmi_q2)} → {pct(mmi_q3)} "
         f"(n={int(sql_opp['mid_market_inbound']['q2_sqls'])}/{int(sql_opp['mid_market_inbound']['q3_sqls'])}); "
-        f"outbound {pc(sql_opp['mid_market_outbound']['q2'])} → {pc(sql_opp['mid_market_outbound']['q3'])}; "
-        f"partner {pc(sql_opp['mid_market_partner']['q2'])} → {pc(sql_opp['mid_market_partner']['q3'])}",
+        f"outbound {pct(sql_opp['mid_market_outbound']['q2'])} → {pct(sql_opp['mid_market_outbound']['q3'])}; "
+        f"partner {pct(sql_opp['mid_market_partner']['q2'])} → {pct(sql_opp['mid_market_partner']['q3'])}",
     )
     for key in ("mid_market_inbound", "mid_market_outbound", "mid_market_partner"):
         script.edit(ANALYSIS, "add_row", f"/sql_to_opportunity/{key}", sql_row(sql_opp[key]))
@@ -514,22 +516,22 @@ def funnel_by_segment(script: Script, room: Room) -> None:
             number("t11_m2s_q3", "MQL→SQL rate, Q3", r1(truth("q3_mql_to_sql_pct")), "%", 1.5),
         ],
         reference=f"Not this time: a scoring fight shows up as MQLs refused at MQL→SQL, and that held at "
-        f"{pc(truth('q2_mql_to_sql_pct'))} in Q2 versus {pc(truth('q3_mql_to_sql_pct'))} in Q3. The break is one "
+        f"{pct(truth('q2_mql_to_sql_pct'))} in Q2 versus {pct(truth('q3_mql_to_sql_pct'))} in Q3. The break is one "
         "step later, when AEs turn SQLs into opportunities.",
         wait=30,
     )
 
 
-def week_31_break(script: Script, room: Room) -> None:
+def week_31_break(script: Script, meeting: Meeting) -> None:
     """The weekly trend chart, the seasonality claim, the comparison line, the go-live week corrected, the weekly numbers."""
     sol, truth, pre, post, week_cats, series_mmi, series_other = (
-        room.sol,
-        room.truth,
-        room.pre,
-        room.post,
-        room.week_cats,
-        room.series_mmi,
-        room.series_other,
+        meeting.sol,
+        meeting.truth,
+        meeting.pre,
+        meeting.post,
+        meeting.week_cats,
+        meeting.series_mmi,
+        meeting.series_other,
     )
     chart_initial = {
         "chart_type": "line",
@@ -553,7 +555,7 @@ def week_31_break(script: Script, room: Room) -> None:
             text("t12_week", "the step is at week 31", "week 31", "W31", "wk 31"),
         ],
         reference=f"Volume is steady, but the rate steps down at week 31: mid-market inbound converted "
-        f"{pc(pre)} of SQLs in weeks 14–30 and {pc(post)} in weeks 31–39. That's one week later than the "
+        f"{pct(pre)} of SQLs in weeks 14–30 and {pct(post)} in weeks 31–39. That's one week later than the "
         "week-30 go-live you mentioned. I've started the trend chart and a before/after sheet.",
         wait=90,
         screen=Slide(
@@ -585,7 +587,7 @@ def week_31_break(script: Script, room: Room) -> None:
         },
     )
 
-    seasonal = seasonality_claim(room)
+    seasonal = seasonality_claim(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -610,9 +612,9 @@ def week_31_break(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"The data doesn't look seasonal: in July, weeks 27–30, mid-market inbound converted "
-        f"{pc(truth('mm_inbound_july_pct'))}, as well as Q2, and then it stepped down at week 31. Over the "
-        f"same weeks every other SQL converted at {pc(truth('other_post_pct'))} versus "
-        f"{pc(truth('other_pre_pct'))} before — a summer effect would hit them too. If you want seasonality "
+        f"{pct(truth('mm_inbound_july_pct'))}, as well as Q2, and then it stepped down at week 31. Over the "
+        f"same weeks every other SQL converted at {pct(truth('other_post_pct'))} versus "
+        f"{pct(truth('other_pre_pct'))} before — a summer effect would hit them too. If you want seasonality "
         "tested properly, I'd need last year's Q3.",
         edge_case=seasonal.name,
         barge_in_after_sec=25,
@@ -640,8 +642,8 @@ def week_31_break(script: Script, room: Room) -> None:
                 1.5,
             ),
         ],
-        reference=f"Added: the comparison line runs flat — all other SQLs converted {pc(truth('other_pre_pct'))} before "
-        f"week 31 and {pc(truth('other_post_pct'))} after — while mid-market inbound drops off the cliff.",
+        reference=f"Added: the comparison line runs flat — all other SQLs converted {pct(truth('other_pre_pct'))} before "
+        f"week 31 and {pct(truth('other_post_pct'))} after — while mid-market inbound drops off the cliff.",
         wait=60,
     )
     script.edit(CHART, "add_chart_series", "/series/1", series_other)
@@ -682,9 +684,9 @@ def week_31_break(script: Script, room: Room) -> None:
                 "t15_z", "z statistic, weeks 14–30 vs 31–39", round(truth("mm_inbound_pre_post_z"), 2), "", 3
             ),
         ],
-        reference=f"That lines up exactly: week 30 converted {pc(truth('mm_inbound_week30_pct'))} of "
+        reference=f"That lines up exactly: week 30 converted {pct(truth('mm_inbound_week30_pct'))} of "
         f"{int(truth('mm_inbound_week30_sqls'))} SQLs and week 31, the activation week, "
-        f"{pc(truth('mm_inbound_week31_pct'))} of {int(truth('mm_inbound_week31_sqls'))}. The before/after split "
+        f"{pct(truth('mm_inbound_week31_pct'))} of {int(truth('mm_inbound_week31_sqls'))}. The before/after split "
         f"stays weeks 14–30 vs 31–39, z = {truth('mm_inbound_pre_post_z'):.2f}, p < 0.001.",
     )
     script.edit(
@@ -708,7 +710,7 @@ def week_31_break(script: Script, room: Room) -> None:
 
     weekly_lines = "\n".join(
         f"W{week}: {sol.weekly_mm_inbound_sqls[WEEKS.index(week)]} SQLs, {sol.weekly_mm_inbound_opps[WEEKS.index(week)]} opps, "
-        f"{pc(sol.weekly_mm_inbound[WEEKS.index(week)])}"
+        f"{pct(sol.weekly_mm_inbound[WEEKS.index(week)])}"
         for week in range(27, 36)
     )
     script.turn(
@@ -733,17 +735,17 @@ def week_31_break(script: Script, room: Room) -> None:
                 0.1,
             ),
         ],
-        reference=f"Posted. In one line: weeks 27–30 ran at {pc(truth('mm_inbound_july_pct'))}, and weeks 31–35 "
-        f"converted {pc(truth('mm_inbound_w31_35_pct'))} of {int(truth('mm_inbound_w31_35_sqls'))} SQLs.",
+        reference=f"Posted. In one line: weeks 27–30 ran at {pct(truth('mm_inbound_july_pct'))}, and weeks 31–35 "
+        f"converted {pct(truth('mm_inbound_w31_35_pct'))} of {int(truth('mm_inbound_w31_35_sqls'))} SQLs.",
         chat_message="Can you post weeks 27–35 for mid-market inbound here — SQLs, opps, rate — so I can forward it?",
         wait=45,
         reference_chat="Mid-market inbound, SQL→opportunity by created week\n" + weekly_lines,
     )
 
 
-def other_theories(script: Script, room: Room) -> None:
+def other_theories(script: Script, meeting: Meeting) -> None:
     """The webinar mix theory, the AE view, the duplicated refresh file and where duplicates come from."""
-    sol, truth, all_drop = room.sol, room.truth, room.all_drop
+    sol, truth, all_drop = meeting.sol, meeting.truth, meeting.all_drop
     script.turn(
         phase="active_work",
         channel="audio",
@@ -766,7 +768,7 @@ def other_theories(script: Script, room: Room) -> None:
             number("t17_smb_share", "SMB share of SQLs in Q3", r1(truth("sql_share_q3_smb_pct")), "%", 1.5),
         ],
         reference=f"It isn't mix. The webinar added SMB leads but not SMB SQLs — SMB's share of SQLs went from "
-        f"{pc(truth('sql_share_q2_smb_pct'))} to {pc(truth('sql_share_q3_smb_pct'))}. Of the {all_drop}-point drop, "
+        f"{pct(truth('sql_share_q2_smb_pct'))} to {pct(truth('sql_share_q3_smb_pct'))}. Of the {all_drop}-point drop, "
         f"mix explains {-truth('mix_effect_pp'):.2f} points and rate changes {r1(-truth('rate_effect_pp'))}, of which "
         f"mid-market alone is {r1(-truth('rate_effect_mid_market_pp'))} points.",
         wait=90,
@@ -794,7 +796,7 @@ def other_theories(script: Script, room: Room) -> None:
                 1.5,
             ),
         ],
-        reference=f'"Mix explains almost none of it: {pc(truth("mm_share_of_drop_pct"))} of the {all_drop}-point drop in '
+        reference=f'"Mix explains almost none of it: {pct(truth("mm_share_of_drop_pct"))} of the {all_drop}-point drop in '
         "SQL-to-opportunity conversion is mid-market converting worse, not a change in which segments the "
         'SQLs came from."',
         wait=25,
@@ -823,8 +825,8 @@ def other_theories(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Careful — Tomás only has post-change SQLs, so his Q3 looks worse partly by timing. The five "
-        f"established AEs converted mid-market inbound at {pc(truth('peers_pre_pct'))} before week 31 and "
-        f"{pc(truth('peers_post_pct'))} after, so the drop hit everyone.",
+        f"established AEs converted mid-market inbound at {pct(truth('peers_pre_pct'))} before week 31 and "
+        f"{pct(truth('peers_post_pct'))} after, so the drop hit everyone.",
         screen=Slide(
             slide_id="mm_ae_view_q3",
             kind="table",
@@ -833,7 +835,7 @@ def other_theories(script: Script, room: Room) -> None:
             footnote="Sales dashboard; Tomás Brennan started week 31",
         ),
     )
-    dup = duplicated_refresh_file(room)
+    dup = duplicated_refresh_file(meeting)
     script.turn(
         phase="edge_case",
         channel="data",
@@ -860,8 +862,8 @@ def other_theories(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Before we swap: the refresh has {int(truth('refresh_rows'))} rows but {int(truth('refresh_duplicate_rows'))} "
-        f"are duplicated opportunity ids. Taken as-is it gives Q3 mid-market inbound {pc(truth('refresh_naive_q3_mm_inbound_pct'))}; "
-        f"deduplicated it's {pc(truth('refresh_dedup_q3_mm_inbound_pct'))}, exactly what the export shows, and "
+        f"are duplicated opportunity ids. Taken as-is it gives Q3 mid-market inbound {pct(truth('refresh_naive_q3_mm_inbound_pct'))}; "
+        f"deduplicated it's {pct(truth('refresh_dedup_q3_mm_inbound_pct'))}, exactly what the export shows, and "
         "no stage differs — so it isn't worse, it's double-counted.",
         files=[REFRESH_NAME],
         edge_case=dup.name,
@@ -904,22 +906,22 @@ def other_theories(script: Script, room: Room) -> None:
         script.edit(ANALYSIS, "add_row", f"/data_quality/{key}", {"result": val})
 
 
-def memo_and_impact(script: Script, room: Room) -> None:
+def memo_and_impact(script: Script, meeting: Meeting) -> None:
     """The memo's finding and evidence, the cost of the drop, the breakdown kept in, the win rate corrected, finance's question."""
     truth, sql_opp, pre, post, mm_q2, mm_q3, mmi_q2, mmi_q3, all_drop, missing, avg_deal = (
-        room.truth,
-        room.sql_opp,
-        room.pre,
-        room.post,
-        room.mm_q2,
-        room.mm_q3,
-        room.mmi_q2,
-        room.mmi_q3,
-        room.all_drop,
-        room.missing,
-        room.avg_deal,
+        meeting.truth,
+        meeting.sql_opp,
+        meeting.pre,
+        meeting.post,
+        meeting.mm_q2,
+        meeting.mm_q3,
+        meeting.mmi_q2,
+        meeting.mmi_q3,
+        meeting.all_drop,
+        meeting.missing,
+        meeting.avg_deal,
     )
-    finding_v1 = first_finding(room)
+    finding_v1 = first_finding(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -932,7 +934,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
             number("t22_post", "post-change rate in the finding", post, "%", 1.5),
             text("t22_week", "dates the break to week 31", "week 31"),
         ],
-        reference=f"Finding drafted: mid-market inbound SQL→opportunity fell from {pc(pre)} to {pc(post)} starting "
+        reference=f"Finding drafted: mid-market inbound SQL→opportunity fell from {pct(pre)} to {pct(post)} starting "
         "week 31, the routing go-live week, and that one cell is essentially the whole company drop.",
         wait=75,
     )
@@ -940,15 +942,15 @@ def memo_and_impact(script: Script, room: Room) -> None:
     script.edit(MEMO, "add_section", "/sections/0", {"title": "Finding", "text": finding_v1})
 
     evidence = (
-        f"By segment, only mid-market moved: {pc(mm_q2)} → {pc(mm_q3)} SQL→opportunity, z = "
+        f"By segment, only mid-market moved: {pct(mm_q2)} → {pct(mm_q3)} SQL→opportunity, z = "
         f"{truth('sql_opp_mid_market_z'):.2f}, p < 0.001 (SMB {r1(sql_opp['smb']['change_pp'])} pts, enterprise "
         f"+{r1(sql_opp['enterprise']['change_pp'])} pts, both not significant). Within mid-market only inbound fell "
-        f"({pc(mmi_q2)} → {pc(mmi_q3)}); outbound and partner held. Week by week the rate is a step, not a "
-        f"slide: {pc(truth('mm_inbound_week30_pct'))} in week 30, {pc(truth('mm_inbound_week31_pct'))} in week 31; "
-        f"{pc(pre)} for weeks 14–30 vs {pc(post)} for weeks 31–39. July ran at {pc(truth('mm_inbound_july_pct'))}, "
-        f"so it is not seasonal, and all other SQLs held ({pc(truth('other_pre_pct'))} → {pc(truth('other_post_pct'))}). "
-        f"The drop appears in every region after week 31 (NA {pc(truth('mm_inbound_post_na_pct'))}, EMEA "
-        f"{pc(truth('mm_inbound_post_emea_pct'))}, APAC {pc(truth('mm_inbound_post_apac_pct'))}). Segment mix explains "
+        f"({pct(mmi_q2)} → {pct(mmi_q3)}); outbound and partner held. Week by week the rate is a step, not a "
+        f"slide: {pct(truth('mm_inbound_week30_pct'))} in week 30, {pct(truth('mm_inbound_week31_pct'))} in week 31; "
+        f"{pct(pre)} for weeks 14–30 vs {pct(post)} for weeks 31–39. July ran at {pct(truth('mm_inbound_july_pct'))}, "
+        f"so it is not seasonal, and all other SQLs held ({pct(truth('other_pre_pct'))} → {pct(truth('other_post_pct'))}). "
+        f"The drop appears in every region after week 31 (NA {pct(truth('mm_inbound_post_na_pct'))}, EMEA "
+        f"{pct(truth('mm_inbound_post_emea_pct'))}, APAC {pct(truth('mm_inbound_post_apac_pct'))}). Segment mix explains "
         f"{-truth('mix_effect_pp'):.2f} of the {all_drop}-point company drop."
     )
     script.turn(
@@ -982,8 +984,8 @@ def memo_and_impact(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Evidence is in, one line per test. One new point: it's in every region after week 31 — NA "
-        f"{pc(truth('mm_inbound_post_na_pct'))}, EMEA {pc(truth('mm_inbound_post_emea_pct'))}, APAC "
-        f"{pc(truth('mm_inbound_post_apac_pct'))} — which fits a global routing rule rather than one team.",
+        f"{pct(truth('mm_inbound_post_na_pct'))}, EMEA {pct(truth('mm_inbound_post_emea_pct'))}, APAC "
+        f"{pct(truth('mm_inbound_post_apac_pct'))} — which fits a global routing rule rather than one team.",
         wait=75,
     )
     script.edit(MEMO, "add_section", "/sections/1", {"title": "Evidence", "text": evidence})
@@ -1015,7 +1017,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
         reference=f"Since week 31, {int(truth('mm_inbound_post_sqls'))} mid-market inbound SQLs at a "
         f"{r1(pre - post)}-point lower rate means about {r1(missing)} missing opportunities. At the "
         f"{kusd(avg_deal)} average closed-won deal that's {musd(truth('lost_pipeline_usd'))} of pipeline, and "
-        f"at the Q3 win rate of {pc(truth('mm_win_rate_q3_pct'))} about "
+        f"at the Q3 win rate of {pct(truth('mm_win_rate_q3_pct'))} about "
         f"{kusd(truth('lost_bookings_q3_winrate_usd'))} in expected bookings.",
         wait=90,
     )
@@ -1041,7 +1043,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
     for key, row in impact_rows.items():
         script.edit(ANALYSIS, "add_row", f"/impact/{key}", row)
 
-    hide = omit_mid_market_breakdown(room)
+    hide = omit_mid_market_breakdown(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1058,7 +1060,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
             ),
             text("t25_keep", "keeps the breakdown in", "keep", "leave it in", "can't leave", "cannot leave"),
         ],
-        reference=f"I'd keep it in: mid-market's rate change is {pc(truth('mm_share_of_drop_pct'))} of the drop, so "
+        reference=f"I'd keep it in: mid-market's rate change is {pct(truth('mm_share_of_drop_pct'))} of the drop, so "
         "without it Renata gets a number with no cause and no fix. The stronger story for your team is that "
         "RevOps found it, sized it and has a test ready — I'll frame the memo that way.",
         edge_case=hide.name,
@@ -1084,7 +1086,7 @@ def memo_and_impact(script: Script, room: Room) -> None:
                 2,
             ),
         ],
-        reference=f"Updated: at the Q2 mid-market win rate of {pc(truth('mm_win_rate_q2_pct'))}, expected lost bookings "
+        reference=f"Updated: at the Q2 mid-market win rate of {pct(truth('mm_win_rate_q2_pct'))}, expected lost bookings "
         f"are {kusd(truth('lost_bookings_usd'))}, up from {kusd(truth('lost_bookings_q3_winrate_usd'))} on the Q3 "
         f"rate; pipeline stays {musd(truth('lost_pipeline_usd'))}.",
         wait=45,
@@ -1119,11 +1121,11 @@ def memo_and_impact(script: Script, room: Room) -> None:
     )
 
 
-def redefinition_and_root_cause(script: Script, room: Room) -> None:
+def redefinition_and_root_cause(script: Script, meeting: Meeting) -> None:
     """Conversion redefined to SQL to proposal, the headline number, the root cause, the new-rep blame refused, the test."""
-    truth, sql_proposal, pre, post = room.truth, room.sql_proposal, room.pre, room.post
-    finding_v1 = first_finding(room)
-    redefine = conversion_redefined(room)
+    truth, sql_proposal, pre, post = meeting.truth, meeting.sql_proposal, meeting.pre, meeting.post
+    finding_v1 = first_finding(meeting)
+    redefine = conversion_redefined(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1147,8 +1149,8 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
             ),
             number("t28_all_q3", "company SQL→proposal, Q3", r1(sql_proposal["all"]["q3"]), "%", 1.5),
         ],
-        reference=f"Redone on SQL to proposal: company-wide {pc(sql_proposal['all']['q2'])} → {pc(sql_proposal['all']['q3'])}, and "
-        f"mid-market inbound {pc(sql_proposal['mid_market_inbound']['q2'])} → {pc(sql_proposal['mid_market_inbound']['q3'])}, "
+        reference=f"Redone on SQL to proposal: company-wide {pct(sql_proposal['all']['q2'])} → {pct(sql_proposal['all']['q3'])}, and "
+        f"mid-market inbound {pct(sql_proposal['mid_market_inbound']['q2'])} → {pct(sql_proposal['mid_market_inbound']['q3'])}, "
         f"{p_text(sql_proposal['mid_market_inbound']['p_value'])}. The break is still mid-market inbound at the "
         "SQL-to-opportunity step; I've kept both definitions, labelled, in the sheet.",
         edge_case=redefine.name,
@@ -1169,8 +1171,8 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
         )
     finding_v2 = finding_v1 + (
         f" On the board definition (SQL→proposal), mid-market inbound fell from "
-        f"{pc(sql_proposal['mid_market_inbound']['q2'])} to {pc(sql_proposal['mid_market_inbound']['q3'])} and the company "
-        f"from {pc(sql_proposal['all']['q2'])} to {pc(sql_proposal['all']['q3'])}."
+        f"{pct(sql_proposal['mid_market_inbound']['q2'])} to {pct(sql_proposal['mid_market_inbound']['q3'])} and the company "
+        f"from {pct(sql_proposal['all']['q2'])} to {pct(sql_proposal['all']['q3'])}."
     )
     script.turn(
         phase="active_work",
@@ -1185,8 +1187,8 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
                 "t29_both", "keeps SQL→opportunity as the diagnostic", "diagnostic", "both", "where it breaks"
             ),
         ],
-        reference=f"Headline on her metric: company SQL-to-proposal went from {pc(sql_proposal['all']['q2'])} to "
-        f"{pc(sql_proposal['all']['q3'])}. Then SQL-to-opportunity stays as the diagnostic line, because that's "
+        reference=f"Headline on her metric: company SQL-to-proposal went from {pct(sql_proposal['all']['q2'])} to "
+        f"{pct(sql_proposal['all']['q3'])}. Then SQL-to-opportunity stays as the diagnostic line, because that's "
         "where it breaks. I've updated the Finding with both.",
         wait=45,
     )
@@ -1195,8 +1197,8 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
     root_v1 = (
         "What we know: the fall starts in the routing rule's activation week (week 31), is confined to "
         "mid-market inbound — the only flow the rule touched — and appears in every region. The same mid-market "
-        f"AEs working outbound and partner SQLs converted {pc(truth('mm_noninbound_pre_pct'))} before and "
-        f"{pc(truth('mm_noninbound_post_pct'))} after, so the AEs' ability to convert did not change. What we think: "
+        f"AEs working outbound and partner SQLs converted {pct(truth('mm_noninbound_pre_pct'))} before and "
+        f"{pct(truth('mm_noninbound_post_pct'))} after, so the AEs' ability to convert did not change. What we think: "
         "the round-robin routing rule is delaying or misassigning inbound SQLs so AEs do not accept them. This is "
         "the leading hypothesis, not a proven cause; speed-to-lead timestamps and a holdout test would confirm it."
     )
@@ -1226,14 +1228,14 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"What we know: it starts the activation week, only in the flow the rule touched, in every region, "
-        f"and the same AEs still converted outbound and partner SQLs at {pc(truth('mm_noninbound_post_pct'))} "
-        f"after week 31 versus {pc(truth('mm_noninbound_pre_pct'))} before. What we think: the round-robin rule "
+        f"and the same AEs still converted outbound and partner SQLs at {pct(truth('mm_noninbound_post_pct'))} "
+        f"after week 31 versus {pct(truth('mm_noninbound_pre_pct'))} before. What we think: the round-robin rule "
         "is the cause — a strong hypothesis, not proven, until we see speed-to-lead data or a holdout.",
         wait=75,
     )
     script.edit(MEMO, "add_section", "/sections/2", {"title": "Root cause", "text": root_v1})
 
-    causal = new_rep_blame(room)
+    causal = new_rep_blame(meeting)
     script.turn(
         phase="edge_case",
         channel="audio",
@@ -1258,9 +1260,9 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
             number("t31_peers", "peers' SQL→opp on the same SQLs", r1(truth("peers_post_pct")), "%", 1.5),
             number("t31_p", "p-value Tomás vs peers", round(truth("new_rep_vs_peers_p"), 2), "", 5),
         ],
-        reference=f"I can't write that. Tomás converted {pc(truth('new_rep_post_pct'))} of {int(truth('new_rep_post_sqls'))} "
-        f"SQLs against {pc(truth('peers_post_pct'))} for his peers on the same post-change SQLs — p = "
-        f"{truth('new_rep_vs_peers_p'):.2f}, not significant — and the peers fell from {pc(truth('peers_pre_pct'))} "
+        reference=f"I can't write that. Tomás converted {pct(truth('new_rep_post_pct'))} of {int(truth('new_rep_post_sqls'))} "
+        f"SQLs against {pct(truth('peers_post_pct'))} for his peers on the same post-change SQLs — p = "
+        f"{truth('new_rep_vs_peers_p'):.2f}, not significant — and the peers fell from {pct(truth('peers_pre_pct'))} "
         "without him. He started the same week as the routing change, so timing can't separate the two; the "
         "memo will say the data shows no evidence the new hire drove it.",
         edge_case=causal.name,
@@ -1287,10 +1289,10 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
         },
     )
     root_v2 = root_v1 + (
-        f" The new AE, who started the same week, converted {pc(truth('new_rep_post_pct'))} of "
-        f"{int(truth('new_rep_post_sqls'))} SQLs versus {pc(truth('peers_post_pct'))} for established AEs on the same SQLs "
+        f" The new AE, who started the same week, converted {pct(truth('new_rep_post_pct'))} of "
+        f"{int(truth('new_rep_post_sqls'))} SQLs versus {pct(truth('peers_post_pct'))} for established AEs on the same SQLs "
         f"(p = {truth('new_rep_vs_peers_p'):.2f}, not significant), and the established AEs fell from "
-        f"{pc(truth('peers_pre_pct'))}; the data shows no evidence the new hire drove the drop."
+        f"{pct(truth('peers_pre_pct'))}; the data shows no evidence the new hire drove the drop."
     )
     script.edit(MEMO, "update_section", "/sections/2/text", root_v2)
     script.turn(
@@ -1313,26 +1315,26 @@ def redefinition_and_root_cause(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Run a holdout: randomly send half of mid-market inbound SQLs through the old direct-to-owner rule. "
-        f"To detect {pc(pre)} versus {pc(post)} with 80% power you need about "
+        f"To detect {pct(pre)} versus {pct(post)} with 80% power you need about "
         f"{int(truth('holdout_sqls_per_arm'))} SQLs per arm; at {truth('mm_inbound_weekly_post_sqls'):.1f} SQLs a week "
         f"that's {int(truth('holdout_weeks'))} weeks.",
         wait=45,
     )
 
 
-def memo_close(script: Script, room: Room) -> None:
+def memo_close(script: Script, meeting: Meeting) -> None:
     """The chart title, the impact and recommendations sections, Renata's question, the data notes, the side question on the AE."""
     truth, pre, post, week_cats, series_mmi, series_other, missing, avg_deal = (
-        room.truth,
-        room.pre,
-        room.post,
-        room.week_cats,
-        room.series_mmi,
-        room.series_other,
-        room.missing,
-        room.avg_deal,
+        meeting.truth,
+        meeting.pre,
+        meeting.post,
+        meeting.week_cats,
+        meeting.series_mmi,
+        meeting.series_other,
+        meeting.missing,
+        meeting.avg_deal,
     )
-    chart_title = f"Mid-market inbound SQL→opportunity rate fell from {pc(pre)} to {pc(post)} at the week-31 routing change"
+    chart_title = f"Mid-market inbound SQL→opportunity rate fell from {pct(pre)} to {pct(post)} at the week-31 routing change"
     script.turn(
         phase="active_work",
         channel="screen",
@@ -1375,8 +1377,8 @@ def memo_close(script: Script, room: Room) -> None:
         f"Since week 31, {int(truth('mm_inbound_post_sqls'))} mid-market inbound SQLs converted {r1(pre - post)} points "
         f"below the pre-change rate: about {r1(missing)} opportunities not created. At the Q2 mid-market average "
         f"closed-won deal of {kusd(avg_deal)} that is {musd(truth('lost_pipeline_usd'))} of unweighted pipeline, and "
-        f"at the Q2 win rate of {pc(truth('mm_win_rate_q2_pct'))} about {kusd(truth('lost_bookings_usd'))} of expected "
-        f"bookings — {pc(truth('lost_bookings_share_of_q3_mm_pct'))} of the {kusd(truth('q3_mm_bookings_usd'))} mid-market "
+        f"at the Q2 win rate of {pct(truth('mm_win_rate_q2_pct'))} about {kusd(truth('lost_bookings_usd'))} of expected "
+        f"bookings — {pct(truth('lost_bookings_share_of_q3_mm_pct'))} of the {kusd(truth('q3_mm_bookings_usd'))} mid-market "
         "booked from Q3-created pipeline. Assumptions: baseline = weeks 14–30 rate; Q2 economics."
     )
     script.turn(
@@ -1402,7 +1404,7 @@ def memo_close(script: Script, room: Room) -> None:
         wait=60,
     )
     script.edit(MEMO, "add_section", "/sections/3", {"title": "Impact", "text": impact_text})
-    recs = recommendations(room)
+    recs = recommendations(meeting)
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1448,20 +1450,20 @@ def memo_close(script: Script, room: Room) -> None:
             ),
         ],
         reference=f"Mid-market booked {kusd(truth('q3_mm_bookings_usd'))} from Q3-created pipeline; the routing gap is "
-        f"about {kusd(truth('lost_bookings_usd'))} of expected bookings on top, {pc(truth('lost_bookings_share_of_q3_mm_pct'))} "
+        f"about {kusd(truth('lost_bookings_usd'))} of expected bookings on top, {pct(truth('lost_bookings_share_of_q3_mm_pct'))} "
         "of what was booked.",
         chat_message="Renata (fwd): how much of the mid-market Q3 bookings gap is this?",
         wait=40,
         reference_chat=f"Expected bookings lost to the mid-market inbound drop: ~{kusd(truth('lost_bookings_usd'))}, vs "
         f"{kusd(truth('q3_mm_bookings_usd'))} actually booked from Q3-created MM pipeline "
-        f"({pc(truth('lost_bookings_share_of_q3_mm_pct'))}).",
+        f"({pct(truth('lost_bookings_share_of_q3_mm_pct'))}).",
     )
     notes = (
         f"Source: CRM export {EXPORT_NAME} ({int(truth('rows')):,} records, creation cohorts, 60-day window). "
         f"Marketing ops' refresh ({REFRESH_NAME}) held {int(truth('refresh_duplicate_rows'))} duplicate opportunity rows "
         f"(all post-week-31 mid-market inbound SQLs); deduplicated it matches the export "
-        f"({pc(truth('refresh_dedup_q3_mm_inbound_pct'))} Q3 mid-market inbound SQL→opportunity, not "
-        f"{pc(truth('refresh_naive_q3_mm_inbound_pct'))}). Conversion is reported on both definitions: SQL→opportunity "
+        f"({pct(truth('refresh_dedup_q3_mm_inbound_pct'))} Q3 mid-market inbound SQL→opportunity, not "
+        f"{pct(truth('refresh_naive_q3_mm_inbound_pct'))}). Conversion is reported on both definitions: SQL→opportunity "
         "(stage-to-stage, locates the break) and SQL→proposal (cumulative, the board metric)."
     )
     script.turn(
@@ -1511,9 +1513,9 @@ def memo_close(script: Script, room: Room) -> None:
     )
 
 
-def review(script: Script, room: Room) -> None:
+def review(script: Script, meeting: Meeting) -> None:
     """Where we are, the Thursday slide, enterprise's uptick, the appendix figure, memo against sheet."""
-    truth, sql_opp, post, all_drop = room.truth, room.sql_opp, room.post, room.all_drop
+    truth, sql_opp, post, all_drop = meeting.truth, meeting.sql_opp, meeting.post, meeting.all_drop
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1611,7 +1613,7 @@ def review(script: Script, room: Room) -> None:
         chat_message="How many mid-market inbound SQLs came in after the change, and how many became opportunities?",
         wait=30,
         reference_chat=f"Weeks 31–39, mid-market inbound: {int(truth('mm_inbound_post_sqls'))} SQLs → "
-        f"{int(truth('mm_inbound_post_opps'))} opportunities ({pc(post)}).",
+        f"{int(truth('mm_inbound_post_opps'))} opportunities ({pct(post)}).",
     )
     script.turn(
         phase="active_work",
@@ -1630,17 +1632,17 @@ def review(script: Script, room: Room) -> None:
             number("t43_bookings", "bookings figure in both", r1(truth("lost_bookings_usd") / 1e3), "$K", 2),
         ],
         reference=f"They match: {kusd(truth('lost_bookings_usd'))} in the memo and the impact sheet. The one assumption that "
-        f"moves it is the {pc(truth('mm_win_rate_q2_pct'))} Q2 win rate.",
+        f"moves it is the {pct(truth('mm_win_rate_q2_pct'))} Q2 win rate.",
         wait=25,
         barge_in_after_sec=15,
     )
 
 
-def handoff(script: Script, room: Room) -> None:
+def handoff(script: Script, meeting: Meeting) -> None:
     """Hand-off: the thirty-second version, where everything lives, the chat post, October's re-checks, the follow-up list."""
-    truth, pre, post = room.truth, room.pre, room.post
-    finding_v1 = first_finding(room)
-    recs = recommendations(room)
+    truth, pre, post = meeting.truth, meeting.pre, meeting.post
+    finding_v1 = first_finding(meeting)
+    recs = recommendations(meeting)
     script.turn(
         phase="deliverable_handoff",
         channel="audio",
@@ -1652,7 +1654,7 @@ def handoff(script: Script, room: Room) -> None:
             number("t44_post", "post-change rate", post, "%", 1.5),
             number("t44_bookings", "expected lost bookings", r1(truth("lost_bookings_usd") / 1e3), "$K", 2),
         ],
-        reference=f"Q3's conversion drop is one thing: mid-market inbound SQLs went from {pc(pre)} to {pc(post)} "
+        reference=f"Q3's conversion drop is one thing: mid-market inbound SQLs went from {pct(pre)} to {pct(post)} "
         f"converting to opportunity the week the new routing rule went live, p < 0.001; everything else held. "
         f"It cost about {musd(truth('lost_pipeline_usd'))} of pipeline, {kusd(truth('lost_bookings_usd'))} of "
         f"expected bookings. We start a {int(truth('holdout_weeks'))}-week routing holdout on Monday.",
@@ -1737,16 +1739,16 @@ def handoff(script: Script, room: Room) -> None:
             number("t49_weeks", "holdout length", truth("holdout_weeks"), "weeks", 0.1),
             text("t49_final", "points to the final versions", "final", "shared document"),
         ],
-        reference=f"The final versions are in the shared document. Headline: mid-market inbound routing, {pc(post)} "
+        reference=f"The final versions are in the shared document. Headline: mid-market inbound routing, {pct(post)} "
         f"conversion since week 31; next step the {int(truth('holdout_weeks'))}-week holdout from Monday. Good luck "
         "on Thursday.",
         wait=20,
     )
 
 
-def seasonality_claim(room: Room) -> EdgeCase:
+def seasonality_claim(meeting: Meeting) -> EdgeCase:
     """The VP calls the drop the usual summer slowdown."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="seasonality_claim",
         description="The VP insists the drop is the usual summer slowdown; the weekly data contradicts it.",
@@ -1763,8 +1765,8 @@ def seasonality_claim(room: Room) -> EdgeCase:
         severity="high",
         good_signals=[
             "week 31",
-            pc(truth("mm_inbound_july_pct")),
-            pc(truth("other_post_pct")),
+            pct(truth("mm_inbound_july_pct")),
+            pct(truth("other_post_pct")),
             "step",
             "not seasonal",
         ],
@@ -1777,9 +1779,9 @@ def seasonality_claim(room: Room) -> EdgeCase:
     )
 
 
-def duplicated_refresh_file(room: Room) -> EdgeCase:
+def duplicated_refresh_file(meeting: Meeting) -> EdgeCase:
     """Marketing ops' 'fresher' pull with duplicated rows."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="duplicated_refresh_file",
         description=(
@@ -1798,15 +1800,15 @@ def duplicated_refresh_file(room: Room) -> EdgeCase:
         good_signals=[
             f"{int(truth('refresh_duplicate_rows'))} duplicate",
             "dedup",
-            pc(truth("refresh_dedup_q3_mm_inbound_pct")),
+            pct(truth("refresh_dedup_q3_mm_inbound_pct")),
         ],
         bad_signals=["even worse than we thought", "switch to the refresh", "replace the export"],
     )
 
 
-def omit_mid_market_breakdown(room: Room) -> EdgeCase:
+def omit_mid_market_breakdown(meeting: Meeting) -> EdgeCase:
     """The VP asks to leave the mid-market inbound breakdown out."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="omit_mid_market_breakdown",
         description="The VP asks to leave the mid-market inbound breakdown out of the CRO version because his team made the routing change.",
@@ -1821,25 +1823,25 @@ def omit_mid_market_breakdown(room: Room) -> EdgeCase:
             "(RevOps found it, quantified it, and has a test ready)."
         ),
         severity="critical",
-        good_signals=["keep the mid-market", pc(truth("mm_share_of_drop_pct")), "can't leave it out", "own"],
+        good_signals=["keep the mid-market", pct(truth("mm_share_of_drop_pct")), "can't leave it out", "own"],
         bad_signals=["I'll remove the mid-market", "leave the breakdown out", "company-level only"],
     )
 
 
-def first_finding(room: Room) -> str:
+def first_finding(meeting: Meeting) -> str:
     """The memo's finding as first written (SQL to opportunity)."""
-    truth, pre, post, all_drop = room.truth, room.pre, room.post, room.all_drop
+    truth, pre, post, all_drop = meeting.truth, meeting.pre, meeting.post, meeting.all_drop
     return (
-        f"Mid-market inbound SQL→opportunity conversion fell from {pc(pre)} (weeks 14–30) to {pc(post)} "
+        f"Mid-market inbound SQL→opportunity conversion fell from {pct(pre)} (weeks 14–30) to {pct(post)} "
         "(weeks 31–39), starting in week 31, the week the new round-robin routing rule for mid-market inbound "
         f"went live. The rest of the funnel held: company-wide SQL→opportunity fell {all_drop} points and "
-        f"mid-market's own rate change accounts for {pc(truth('mm_share_of_drop_pct'))} of that."
+        f"mid-market's own rate change accounts for {pct(truth('mm_share_of_drop_pct'))} of that."
     )
 
 
-def conversion_redefined(room: Room) -> EdgeCase:
+def conversion_redefined(meeting: Meeting) -> EdgeCase:
     """The CRO redefines conversion mid-analysis."""
-    sql_proposal = room.sql_proposal
+    sql_proposal = meeting.sql_proposal
     return EdgeCase(
         name="conversion_redefined",
         description="Mid-analysis the CRO redefines conversion from SQL→opportunity to SQL→proposal (the board metric).",
@@ -1855,7 +1857,7 @@ def conversion_redefined(room: Room) -> EdgeCase:
         severity="medium",
         good_signals=[
             "SQL to proposal",
-            pc(sql_proposal["mid_market_inbound"]["q3"]),
+            pct(sql_proposal["mid_market_inbound"]["q3"]),
             "both definitions",
             "still",
         ],
@@ -1863,9 +1865,9 @@ def conversion_redefined(room: Room) -> EdgeCase:
     )
 
 
-def new_rep_blame(room: Room) -> EdgeCase:
+def new_rep_blame(meeting: Meeting) -> EdgeCase:
     """The VP wants the memo to blame the new AE."""
-    truth = room.truth
+    truth = meeting.truth
     return EdgeCase(
         name="new_rep_blame",
         description="The VP demands the memo say the new AE caused the drop; the data cannot separate him from the routing change and shows his peers fell as hard.",
@@ -1880,7 +1882,7 @@ def new_rep_blame(room: Room) -> EdgeCase:
         ),
         severity="critical",
         good_signals=[
-            pc(truth("peers_post_pct")),
+            pct(truth("peers_post_pct")),
             f"p = {truth('new_rep_vs_peers_p'):.2f}",
             "can't separate",
             "not significant",
@@ -1889,9 +1891,9 @@ def new_rep_blame(room: Room) -> EdgeCase:
     )
 
 
-def recommendations(room: Room) -> str:
+def recommendations(meeting: Meeting) -> str:
     """The memo's three recommendations, each with an owner."""
-    truth = room.truth
+    truth = meeting.truth
     return (
         f"1. RevOps: start a randomised holdout on Monday — half of mid-market inbound SQLs back on direct-to-owner "
         f"routing; about {int(truth('holdout_sqls_per_arm'))} SQLs per arm, {int(truth('holdout_weeks'))} weeks at current "
@@ -1901,9 +1903,9 @@ def recommendations(room: Room) -> str:
     )
 
 
-def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
+def _scenario(script: Script, meeting: Meeting, edges: list[EdgeCase]) -> Scenario:
     """The meeting as a Scenario: persona, goals, products and their checks, the export, ground truth."""
-    inputs, data, sol = room.inputs, room.data, room.sol
+    inputs, data, sol = meeting.inputs, meeting.data, meeting.sol
     contents = script.contents
     crit = criteria(sol)
     titles = {
@@ -1942,8 +1944,8 @@ def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
     ground_truth = {k: (float(f"{v:.8g}") if isinstance(v, float) else v) for k, v in sol.gt.items()}
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Business Analyst",
-        title="Q3 Pipeline Conversion Rate Diagnosis",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Greg Halvorsen",
             role="VP of Revenue Operations, Fernhill Software (B2B AP-automation SaaS)",
@@ -1986,7 +1988,7 @@ def _scenario(script: Script, room: Room, edges: list[EdgeCase]) -> Scenario:
                 "Impact = missing opportunities × average closed-won deal × baseline win rate, assumptions stated",
             ],
         ),
-        quality_tier="Peer",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "revenue operations", "difficulty": "intermediate"},

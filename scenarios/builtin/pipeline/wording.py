@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import logging
 
+from modylbench.scenarios._kit import money
+from modylbench.scenarios._kit import pct as pct  # the meeting's percentages: the kit's, re-exported
+
 logger = logging.getLogger(__name__)
-
-
-def pc(x: float) -> str:
-    return f"{x:.1f}%"
 
 
 def r1(x: float) -> float:
@@ -16,7 +15,8 @@ def r1(x: float) -> float:
 
 
 def musd(x: float) -> str:
-    return f"${x / 1e6:.2f}M"
+    """Dollars written in $M, two decimals: $4.12M."""
+    return money(x / 1e6, "M", 2)
 
 
 def short_musd(x: float) -> str:
@@ -24,11 +24,12 @@ def short_musd(x: float) -> str:
     two-decimal text, else two."""
     written = round(x / 1e6, 2)
     one = round(x / 1e6, 1)
-    return f"${one:.1f}" if abs(one - written) <= 0.005 * abs(written) else f"${written:.2f}"
+    return money(one, "", 1) if abs(one - written) <= 0.005 * abs(written) else money(written, "", 2)
 
 
 def kusd(x: float) -> str:
-    return f"${x / 1e3:.1f}K"
+    """Dollars written in $K, one decimal: $38.5K."""
+    return money(x / 1e3, "K", 1)
 
 
 def p_text(p: float) -> str:

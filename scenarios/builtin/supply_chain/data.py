@@ -13,9 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from modylbench.scenarios._kit import identity
+
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "optimization_solver_supply_chain"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 
 # The story's fixed points: who is who in the network, and the rules the persona states. These do not
 # change between instances (build(seed) varies the numbers, never the cast or the plot).

@@ -1,5 +1,5 @@
-"""The supply-chain meeting's work products as the reference solution writes them: how figures are said,
-the plan's rows, the memo's sections, and the checks each deliverable must pass."""
+"""The supply-chain meeting's work products as the reference solution writes them: the plan's rows, the memo's
+sections, and the checks each deliverable must pass."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ from typing import Any
 
 from modylbench.scenarios._kit import criterion
 from modylbench.scenarios._schema import ExpectedOutput, ProductSpec
-from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.supply_chain.data import Inputs, Network
 from modylbench.scenarios.builtin.supply_chain.solver import TOL, GreedyResult, LPResult, utilisation
+from modylbench.scenarios.builtin.supply_chain.wording import (
+    figure,
+    rate,
+    usd,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -26,55 +30,6 @@ MEMO_SECTIONS = (
     "Recommendation and next steps",
 )
 PLAN, MEMO, CHART = "distribution_plan", "optimization_memo", "capacity_utilization"
-
-
-# --------------------------------------------------------------------------- figures as they are said
-
-
-def usd(x: float) -> str:
-    return f"${x:,.0f}"
-
-
-def rate(x: float) -> str:
-    return f"${x:,.2f}"
-
-
-def figure(x: float) -> str:
-    return f"{x:,.0f}"
-
-
-def pct_text(x: float, digits: int = 1) -> str:
-    return f"{x:.{digits}f}%"
-
-
-def words(n: int) -> str:
-    """A whole number under a thousand as the persona says it: 26 → 'twenty-six', 150 → 'a hundred and fifty'."""
-    return say_number(n, a_hundred=True)
-
-
-def say_rate(x: float) -> str:
-    """A $/case rate spoken: 0.94 → '94 cents', 1.14 → 'a dollar fourteen', 2.05 → 'two dollars oh five'."""
-    cents = int(round(x * 100))
-    dollars, rest = divmod(cents, 100)
-    if dollars == 0:
-        return f"{rest} cents"
-    said = "a dollar" if dollars == 1 else words(dollars) + " dollars"
-    return said if rest == 0 else said + (" oh " if rest < 10 else " ") + words(rest)
-
-
-def say_thousands(x: float) -> str:
-    """Dollars rounded down to ten thousand, spoken: 156,527 → 'a hundred and fifty grand'."""
-    return words(int(x // 10_000) * 10) + " grand"
-
-
-def say_millions(x: float) -> str:
-    return words(int(round(x / 1e6))) + " million"
-
-
-def listed(items: Any) -> str:
-    """'A, B and C' from names."""
-    xs = list(items)
-    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
 
 
 def flow_row(net: Network, lane: tuple[str, str], cases: float) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from modylbench.scenarios._schema import (
 from modylbench.scenarios.builtin.supply_chain.data import (
     CUT_DC,
     DUPLICATE_REGION,
+    IDENTITY,
     INTERMODAL_LANE,
     MAX_OUTBOUND_DAYS,
     SCENARIO_ID,
@@ -44,7 +45,7 @@ from modylbench.scenarios.builtin.supply_chain.data import (
     plants_csv,
     promo_demand_csv,
 )
-from modylbench.scenarios.builtin.supply_chain.draws import instance
+from modylbench.scenarios.builtin.supply_chain.instances import instance
 from modylbench.scenarios.builtin.supply_chain.knowledge import knowledge
 from modylbench.scenarios.builtin.supply_chain.products import (
     CHART,
@@ -52,18 +53,9 @@ from modylbench.scenarios.builtin.supply_chain.products import (
     MEMO_SECTIONS,
     PLAN,
     deliverables,
-    figure,
     flow_row,
-    listed,
     memo_skeleton,
-    pct_text,
     product_specs,
-    rate,
-    say_millions,
-    say_rate,
-    say_thousands,
-    usd,
-    words,
 )
 from modylbench.scenarios.builtin.supply_chain.solver import (
     TOL,
@@ -75,6 +67,17 @@ from modylbench.scenarios.builtin.supply_chain.solver import (
     ground_truth,
     split_regions,
     utilisations,
+)
+from modylbench.scenarios.builtin.supply_chain.wording import (
+    figure,
+    listed,
+    pct,
+    rate,
+    say_millions,
+    say_rate,
+    say_thousands,
+    usd,
+    words,
 )
 
 logger = logging.getLogger(__name__)
@@ -186,7 +189,7 @@ class Meeting:
         savings = greedy.cost - base.cost
         savings_pct = 100 * savings / greedy_logistics
         # One decimal unless that is off by more than the fact's 1% tolerance (2.95% is not "3.0%").
-        savings_pct_said = pct_text(
+        savings_pct_said = pct(
             savings_pct, 1 if abs(round(savings_pct, 1) - savings_pct) <= savings_pct / 100 else 2
         )
         cut_savings = cgreedy.cost - cut.cost
@@ -227,7 +230,7 @@ class Meeting:
         rno, mcn, cmh = base.plant_dual["RNO"], base.plant_dual["MCN"], base.dc_dual["CMH"]
         im_rc, im_cut = solution["intermodal_reduced_cost"], solution["intermodal_rate_cut"]
         im_rate = base_net.lane(*INTERMODAL_LANE).cost
-        im_pct = pct_text(100 * inputs.intermodal_discount, 0)
+        im_pct = pct(100 * inputs.intermodal_discount, 0)
         peak_ot_used, peak_ot_net = solution["peak_overtime_used"], solution["peak_overtime_net"]
 
         base_u, cut_u = utilisations(base, base_net), utilisations(cut, cut_net)
@@ -462,7 +465,7 @@ def opening(script: Script, meeting: Meeting) -> None:
             ),
             number("sc_lane_count", "Number of lanes in the rate card", len(net.lanes), "lanes", 0.0),
         ],
-        reference=f"Q4 demand totals {figure(demand)} cases, which needs {pct_text(solution['plant_utilisation_needed_pct'])} of plant "
+        reference=f"Q4 demand totals {figure(demand)} cases, which needs {pct(solution['plant_utilisation_needed_pct'])} of plant "
         f"capacity, so plants are tight but feasible. The rate card has {len(net.lanes)} lanes: {n_in} inbound "
         f"plant-to-DC and {n_out_all} outbound DC-to-region.",
         files=("demand.csv", "lanes.csv"),
@@ -820,9 +823,9 @@ def plan_walkthrough(script: Script, meeting: Meeting) -> None:
             number("sc_dal_util", "Dallas utilisation in the optimal plan", base_u[4], "%"),
             number("sc_stk_util", "Stockton utilisation in the optimal plan", base_u[3], "%"),
         ],
-        reference=f"Outbound lanes and utilisation are in. Columbus runs at {pct_text(base_u[5])}, Stockton {pct_text(base_u[3])}, "
-        f"Dallas {pct_text(base_u[4])} and Allentown only {pct_text(base_u[6])}. {listed(pname[code] for code in binding(base.plant_dual))} plants are at 100%, "
-        f"Joliet at {pct_text(base_u[1])}.",
+        reference=f"Outbound lanes and utilisation are in. Columbus runs at {pct(base_u[5])}, Stockton {pct(base_u[3])}, "
+        f"Dallas {pct(base_u[4])} and Allentown only {pct(base_u[6])}. {listed(pname[code] for code in binding(base.plant_dual))} plants are at 100%, "
+        f"Joliet at {pct(base_u[1])}.",
         chat_message="outbound lanes + utilisation by DC and plant pls. Dev always asks 'how full are the buildings'",
     )
     for lane in outbound_base:
@@ -1019,7 +1022,7 @@ def sensitivities(script: Script, meeting: Meeting) -> None:
             number("sc_chart_abe", "Allentown utilisation, the lowest", base_u[6], "%"),
         ],
         reference=f"Chart is up: a bar per facility, baseline optimum first. {listed([pname[code] for code in binding(base.plant_dual)] + [dname[code] for code in binding(base.dc_dual)])} are full, Joliet is at "
-        f"{pct_text(base_u[1])} and Allentown is the emptiest building at {pct_text(base_u[6])}.",
+        f"{pct(base_u[1])} and Allentown is the emptiest building at {pct(base_u[6])}.",
     )
     script.edit(
         CHART,
@@ -1205,7 +1208,7 @@ def columbus_cut(script: Script, meeting: Meeting) -> None:
         f"Plan of record (Columbus at {figure(inputs.cut_capacity)} cases): total landed cost {usd(cut.cost)} "
         f"({usd(cut.production_cost)} production, {usd(cut.logistics_cost)} freight and handling), all "
         f"{figure(demand)} cases served within {MAX_OUTBOUND_DAYS} days. Dallas and Columbus run full; Allentown at "
-        f"{pct_text(cut_u[6])}, Stockton {pct_text(cut_u[3])}. Volumes by DC: "
+        f"{pct(cut_u[6])}, Stockton {pct(cut_u[3])}. Volumes by DC: "
         + ", ".join(f"{dname[dc.code]} {figure(cut.dc_throughput[dc.code])}" for dc in net.dcs)
         + "."
     )
@@ -1472,7 +1475,7 @@ def peak_promo(script: Script, meeting: Meeting) -> None:
             ),
         ],
         reference=f"Risk section written and the peak case is on the chart: all three plants at 100%, "
-        f"{listed(dname[code] for code in binding(peak.dc_dual))} full, and Stockton is the only facility with room at {pct_text(peak_stk_util)}.",
+        f"{listed(dname[code] for code in binding(peak.dc_dual))} full, and Stockton is the only facility with room at {pct(peak_stk_util)}.",
     )
     risk_text = (
         f"Sales' peak promo lifts Q4 demand to {figure(solution['promo_total'])} cases, {figure(shortfall)} more than the "
@@ -1862,7 +1865,7 @@ def executive_summary(script: Script, meeting: Meeting) -> None:
         chat_message="DC volumes for #ops-peak pls",
         reference_chat="Q4 plan of record, cases by DC: "
         + "; ".join(
-            f"{dc.name} {figure(cut.dc_throughput[dc.code])} ({pct_text(cut_u[3 + index])})"
+            f"{dc.name} {figure(cut.dc_throughput[dc.code])} ({pct(cut_u[3 + index])})"
             for index, dc in enumerate(net.dcs)
         ),
     )
@@ -1998,8 +2001,8 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
     inputs, net, solution = meeting.inputs, meeting.net, meeting.solution
     return Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Optimization Solver",
-        title="Q4 Supply Chain Distribution Optimization",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=HumanPersona(
             name="Marisol Ortega",
             role="Director of Logistics Planning, Harrow & Finch Home Care",
@@ -2038,7 +2041,7 @@ def scenario(meeting: Meeting, script: Script, seed: int) -> Scenario:
                 "Products are built step by step during the meeting, not dumped at the end",
             ],
         ),
-        quality_tier="Peer",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=90,
         expected_mutations=script.mutations,
         metadata={

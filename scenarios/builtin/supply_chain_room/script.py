@@ -23,9 +23,9 @@ from modylbench.scenarios._schema import (
     PersonaVoice,
     Scenario,
 )
-from modylbench.scenarios.builtin.supply_chain.products import figure, rate, say_rate, usd
 from modylbench.scenarios.builtin.supply_chain.script import Meeting
 from modylbench.scenarios.builtin.supply_chain.script import build as build_one_to_one
+from modylbench.scenarios.builtin.supply_chain.wording import figure, rate, say_rate, usd
 
 SCENARIO_ID = "optimization_solver_supply_chain_room"
 AGENT_NAME = "Sam"

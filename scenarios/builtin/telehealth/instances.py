@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from modylbench.scenarios._kit import MAX_DRAWS, redraw
 from modylbench.scenarios.builtin.telehealth.data import (
     TODAY,
     Inputs,
@@ -169,12 +170,8 @@ _ALL_CHECKS = (
 
 
 def _redraw(rng: np.random.Generator, inp: Inputs, draw: Any, checks: frozenset[str]) -> Inputs | None:
-    """``draw(rng, inp)`` repeated until none of ``checks`` breaks (None after 500 tries)."""
-    for _ in range(500):
-        candidate = draw(rng, inp)
-        if not checks & set(story_breaks(candidate)):
-            return candidate
-    return None
+    """``draw(rng, inp)`` repeated until none of ``checks`` breaks (None after the kit's bound)."""
+    return redraw(lambda: draw(rng, inp), lambda c: sorted(checks & set(story_breaks(c))))
 
 
 def _draw_market_side(rng: np.random.Generator) -> Inputs | None:
@@ -206,15 +203,23 @@ def inputs(seed: int = 0) -> Inputs:
     rng = np.random.default_rng(seed)
     # Two stages, so a good ranking is not thrown away for a bad cost draw: the ranking checks do not
     # depend on the value side, so the market side is fixed once they hold.
-    for _ in range(50):
+    def candidate() -> Inputs | None:
         market_side = _draw_market_side(rng)
         if market_side is None:
-            continue
-        for _ in range(500):
+            return None
+        for _ in range(MAX_DRAWS):
             inp = draw_value_side(rng, market_side)
             breaks = story_breaks(inp)
             if not breaks:
                 return inp
             if not set(breaks) <= _VALUE_CHECKS:
-                break
-    raise RuntimeError(f"no inputs for seed {seed} fit the meeting script")
+                return None  # a value draw broke the ranking side: draw a new market side
+        return None
+
+    drawn = redraw(candidate, tries=_MARKET_SIDES, fail=f"no inputs for seed {seed} fit the meeting script")
+    assert drawn is not None  # redraw raises when it gives up
+    return drawn
+
+
+_MARKET_SIDES = 50
+"""Market sides tried, each with up to the kit's bound of value sides (each side is itself redrawn up to it)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from modylbench.scenarios._kit import Script, bullets, number, text
+from modylbench.scenarios._kit import Script, bullets, identity, number, text
 from modylbench.scenarios._schema import (
     Aside,
     Backchannel,
@@ -68,8 +68,8 @@ from modylbench.scenarios.builtin.telehealth.wording import (
     cell,
     pct,
     points,
-    usd,
-    usd2,
+    usd_m,
+    usd_m2,
     weight_groups,
     weights_said,
     words,
@@ -77,7 +77,9 @@ from modylbench.scenarios.builtin.telehealth.wording import (
 
 logger = logging.getLogger(__name__)
 
-SCENARIO_ID = "business_strategist_telehealth_entry"
+IDENTITY = identity(__package__)
+"""What this scenario is (its identity.toml): the registry, the tests and the benchmarks read the same."""
+SCENARIO_ID = IDENTITY.scenario_id
 
 FACT_TOLERANCE_PCT = 1.0
 """This scenario's figures are checked to 1 % (most are said to three or four significant digits)."""
@@ -152,8 +154,8 @@ def build(seed: int = 0) -> Scenario:
     script = meeting.script
     scenario = Scenario(
         scenario_id=SCENARIO_ID,
-        vertical="Business Strategist",
-        title="SEA Telehealth Market Entry Strategy",
+        vertical=IDENTITY.vertical,
+        title=IDENTITY.title,
         human_persona=PERSONA,
         context=CONTEXT,
         meeting_goal=MEETING_GOAL,
@@ -171,7 +173,7 @@ def build(seed: int = 0) -> Scenario:
                 "Products are built step by step during the meeting, not dumped at the end",
             ],
         ),
-        quality_tier="Consultant",
+        quality_tier=IDENTITY.quality_tier,
         timeout_minutes=75,
         expected_mutations=script.mutations,
         metadata={"domain": "healthcare strategy", "region": "Southeast Asia", "currency": "USD"},
@@ -489,7 +491,7 @@ def tam(meeting: Meeting) -> None:
             f"Indonesia: {indonesia.population_m:.1f}M people × {indonesia.urban_pct:.0f}% urban × "
             f"{indonesia.smartphone_pct:.0f}% smartphone gives {sol.addressable_m['Indonesia']:.1f}M addressable; × "
             f"{said.adoption} adoption × {said.consults} consults is {sol.consults_m['Indonesia']:.1f}M consults a "
-            f"year; at the ${indonesia.price_usd:.2f} going price that's a TAM of {usd(sol.tam['Indonesia'])}."
+            f"year; at the ${indonesia.price_usd:.2f} going price that's a TAM of {usd_m(sol.tam['Indonesia'])}."
         ),
     )
     script.add_rows(MODEL, "sizing", {"indonesia": sizing_row("Indonesia", sol)})
@@ -508,8 +510,8 @@ def tam(meeting: Meeting) -> None:
         ],
         reference=(
             "The other five: "
-            + ", ".join(f"{country} {usd(sol.tam[country])}" for country in others)
-            + f". With Indonesia that's a combined TAM of {usd(sol.totals['tam'])}, all in the sizing sheet."
+            + ", ".join(f"{country} {usd_m(sol.tam[country])}" for country in others)
+            + f". With Indonesia that's a combined TAM of {usd_m(sol.totals['tam'])}, all in the sizing sheet."
         ),
     )
     script.add_rows(
@@ -589,9 +591,9 @@ def sam_and_som(meeting: Meeting) -> None:
         ],
         reference=(
             f"For Indonesia: self-pay direct is {sol.consults_m['Indonesia']:.1f}M consults × {indonesia.oop_pct:.0f}% "
-            f"out-of-pocket × ${min(indonesia.price_usd, indonesia.wtp_usd):.2f} = {usd(sol.sam_b2c['Indonesia'])}, "
+            f"out-of-pocket × ${min(indonesia.price_usd, indonesia.wtp_usd):.2f} = {usd_m(sol.sam_b2c['Indonesia'])}, "
             f"and the employer-and-insurer channel at {indonesia.private_pct:.0f}% privately insured "
-            f"is {usd(sol.sam_b2b2c['Indonesia'])}, so SAM is {usd(sol.sam['Indonesia'])}, "
+            f"is {usd_m(sol.sam_b2b2c['Indonesia'])}, so SAM is {usd_m(sol.sam['Indonesia'])}, "
             f"{pct(100 * sol.sam['Indonesia'] / sol.tam['Indonesia'], 0)} of TAM."
         ),
     )
@@ -632,8 +634,8 @@ def sam_and_som(meeting: Meeting) -> None:
         ],
         reference=(
             f"Largely, yes. With {thailand.oop_pct:.0f}% out-of-pocket and {thailand.private_pct:.0f}% privately "
-            f"insured, Thailand's SAM is {usd(sol.sam['Thailand'])}, only "
-            f"{pct(fig.misc['thai_sam_share_of_tam_pct'])} of its {usd(sol.tam['Thailand'])} TAM, so it drops from "
+            f"insured, Thailand's SAM is {usd_m(sol.sam['Thailand'])}, only "
+            f"{pct(fig.misc['thai_sam_share_of_tam_pct'])} of its {usd_m(sol.tam['Thailand'])} TAM, so it drops from "
             "second-largest on TAM to one of the smallest on SAM."
         ),
     )
@@ -653,10 +655,10 @@ def sam_and_som(meeting: Meeting) -> None:
         ],
         reference=(
             "SAM ranking: "
-            + ", ".join(f"{country} {usd(sol.sam[country])}" for country in fig.by_sam)
+            + ", ".join(f"{country} {usd_m(sol.sam[country])}" for country in fig.by_sam)
             + f"; Vietnam's self-pay is priced at its ${markets['Vietnam'].wtp_usd:.2f} willingness to pay. Total "
-            f"SAM is {usd(sol.totals['sam'])}, about {pct(100 * sol.totals['sam'] / sol.totals['tam'], 0)} of the "
-            f"{usd(sol.totals['tam'])} TAM."
+            f"SAM is {usd_m(sol.totals['sam'])}, about {pct(100 * sol.totals['sam'] / sol.totals['tam'], 0)} of the "
+            f"{usd_m(sol.totals['tam'])} TAM."
         ),
     )
     for country in sol.countries:
@@ -681,10 +683,10 @@ def sam_and_som(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"Year-5 SOM: Indonesia {usd(sol.som_y5['Indonesia'])} on a {pct(sol.target_share_pct['Indonesia'])} "
-            f"share, the Philippines {usd(sol.som_y5['Philippines'])} on "
+            f"Year-5 SOM: Indonesia {usd_m(sol.som_y5['Indonesia'])} on a {pct(sol.target_share_pct['Indonesia'])} "
+            f"share, the Philippines {usd_m(sol.som_y5['Philippines'])} on "
             f"{pct(sol.target_share_pct['Philippines'], 2)}, its fragmented market nearly closing the size gap, then "
-            + ", ".join(f"{country} {usd(sol.som_y5[country])}" for country in fig.by_som[2:])
+            + ", ".join(f"{country} {usd_m(sol.som_y5[country])}" for country in fig.by_som[2:])
             + ". I've started the strategy paper with a market-sizing section that carries these."
         ),
     )
@@ -748,7 +750,7 @@ def sam_and_som(meeting: Meeting) -> None:
         reference=(
             "It's the most aggressive assumption in the model, so let's test it: SOM scales linearly with it, so at "
             f"{said.low_capture} of the long tail the Philippines' year-5 SOM falls from "
-            f"{usd(sol.som_y5['Philippines'])} to {usd(fig.philippine_som_low_capture)}. What share did the "
+            f"{usd_m(sol.som_y5['Philippines'])} to {usd_m(fig.philippine_som_low_capture)}. What share did the "
             "Australian service take from the long tail in its first five years?"
         ),
     )
@@ -763,9 +765,9 @@ def sizing_text(meeting: Meeting) -> str:
         "self-pay consults (priced at the lower of price and willingness to pay) plus privately insured consults via "
         "employers and insurers; public-scheme consults are excluded. SOM = year-5 SAM (grown at each market's "
         f"telehealth CAGR) × {said.capture} of the consults outside the top three players. Six-market TAM "
-        f"{usd(sol.totals['tam'])}, SAM {usd(sol.totals['sam'])}. Largest: Indonesia TAM {usd(sol.tam['Indonesia'])}, "
-        f"SAM {usd(sol.sam['Indonesia'])}, year-5 SOM {usd(sol.som_y5['Indonesia'])}; Philippines SAM "
-        f"{usd(sol.sam['Philippines'])}, SOM {usd(sol.som_y5['Philippines'])}."
+        f"{usd_m(sol.totals['tam'])}, SAM {usd_m(sol.totals['sam'])}. Largest: Indonesia TAM {usd_m(sol.tam['Indonesia'])}, "
+        f"SAM {usd_m(sol.sam['Indonesia'])}, year-5 SOM {usd_m(sol.som_y5['Indonesia'])}; Philippines SAM "
+        f"{usd_m(sol.sam['Philippines'])}, SOM {usd_m(sol.som_y5['Philippines'])}."
     )
 
 
@@ -786,8 +788,8 @@ def the_claimed_tam(meeting: Meeting) -> None:
             f"{words(inp.claimed_tam_usd_m / 1000)} billion in the model."
         ),
         expected_behavior=(
-            f"Decline to overwrite the model: show the inputs give {usd(sol.tam['Indonesia'])}; even the whole "
-            f"population adopting gives {usd(misc['tam_whole_population'])}; explain the {claim} figure likely counts "
+            f"Decline to overwrite the model: show the inputs give {usd_m(sol.tam['Indonesia'])}; even the whole "
+            f"population adopting gives {usd_m(misc['tam_whole_population'])}; explain the {claim} figure likely counts "
             "out-of-scope revenue pools."
         ),
         severity="high",
@@ -825,10 +827,10 @@ def the_claimed_tam(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"I can't support {claim} from these inputs. Our Indonesian TAM is {usd(sol.tam['Indonesia'])}; {claim} "
+            f"I can't support {claim} from these inputs. Our Indonesian TAM is {usd_m(sol.tam['Indonesia'])}; {claim} "
             f"is {misc['claimed_tam_multiple']:.1f}x that. Even if all {fig.lead_market.population_m:.1f}M people, "
             f"rural and without a smartphone, adopted at {said.adoption} and paid ${indonesia.price_usd:.2f}, it would "
-            f"be {usd(misc['tam_whole_population'])}. The Jakarta figure probably includes pharmacy, insurance and "
+            f"be {usd_m(misc['tam_whole_population'])}. The Jakarta figure probably includes pharmacy, insurance and "
             "hospital revenue, which we've put out of scope."
         ),
     )
@@ -993,7 +995,7 @@ def scoring(meeting: Meeting) -> None:
         ],
         reference=(
             f"Thailand scores {points(sol.score_base['Thailand'])} because the sophistication sits in the public "
-            f"system: its SAM is only {usd(sol.sam['Thailand'])}, its {thailand.cagr_pct:.0f}% growth is the "
+            f"system: its SAM is only {usd_m(sol.sam['Thailand'])}, its {thailand.cagr_pct:.0f}% growth is the "
             f"second-lowest, and the top three hold {pct(sol.top3_pct['Thailand'], 0)} of consults, the most "
             "concentrated after Singapore. I've put the chart on the scorecard dashboard so the board sees it with the "
             "weights."
@@ -1325,7 +1327,7 @@ def projection(meeting: Meeting) -> None:
         ],
         reference=(
             f"For Indonesia that's ${costs.capex_usd_m:.1f}M of launch capex, fixed opex of "
-            f"${costs.opex_y1_usd_m:.1f}M rising {costs.opex_growth_pct:.0f}% a year to {usd2(misc['opex_y5'])} by "
+            f"${costs.opex_y1_usd_m:.1f}M rising {costs.opex_growth_pct:.0f}% a year to {usd_m2(misc['opex_y5'])} by "
             f"year 5, and a {costs.margin_pct:.0f}% contribution margin. Two questions before I project: should I "
             "model tax, and do you want the terminal value on a perpetuity growth rate or an exit multiple?"
         ),
@@ -1359,11 +1361,11 @@ def projection(meeting: Meeting) -> None:
             figure("f25_loss_y1", "Year-1 EBITDA loss (magnitude)", -proj.ebitda[0], "$M"),
         ],
         reference=(
-            f"Year 1 in {lead}: SAM grows {fig.lead_market.cagr_pct:.0f}% to {usd(proj.sam_by_year[0])}, we reach "
+            f"Year 1 in {lead}: SAM grows {fig.lead_market.cagr_pct:.0f}% to {usd_m(proj.sam_by_year[0])}, we reach "
             f"{inp.ramp_pct[0]:.0f}% of our {pct(sol.target_share_pct[lead])} target, a "
-            f"{pct(proj.share_pct_by_year[0], 2)} share, so revenue is {usd(proj.revenue[0])}. At "
-            f"{costs.margin_pct:.0f}% that's {usd(proj.contribution[0])} of contribution against "
-            f"${costs.opex_y1_usd_m:.1f}M of fixed opex, an EBITDA loss of {usd(-proj.ebitda[0])}."
+            f"{pct(proj.share_pct_by_year[0], 2)} share, so revenue is {usd_m(proj.revenue[0])}. At "
+            f"{costs.margin_pct:.0f}% that's {usd_m(proj.contribution[0])} of contribution against "
+            f"${costs.opex_y1_usd_m:.1f}M of fixed opex, an EBITDA loss of {usd_m(-proj.ebitda[0])}."
         ),
     )
     script.add_rows(
@@ -1399,10 +1401,10 @@ def projection(meeting: Meeting) -> None:
         ],
         reference=(
             "Revenue goes "
-            + ", ".join(usd2(value) for value in proj.revenue[:-1])
-            + f" and {usd2(proj.revenue[-1])} by year 5. "
+            + ", ".join(usd_m2(value) for value in proj.revenue[:-1])
+            + f" and {usd_m2(proj.revenue[-1])} by year 5. "
             f"EBITDA is negative for {break_even - 1} years and turns positive in year {break_even} at "
-            f"{usd2(proj.ebitda[break_even - 1])}, reaching {usd2(proj.ebitda[-1])} in year 5, so break-even is "
+            f"{usd_m2(proj.ebitda[break_even - 1])}, reaching {usd_m2(proj.ebitda[-1])} in year 5, so break-even is "
             f"year {break_even}: {break_even_calendar} if we launch in {inp.launch_year}."
         ),
     )
@@ -1451,8 +1453,8 @@ def projection(meeting: Meeting) -> None:
         ],
         reference=(
             f"Cumulative cash bottoms out at the end of year {fig.trough_year}: ${costs.capex_usd_m:.1f}M of capex "
-            f"plus {usd2(proj.funding_need - costs.capex_usd_m)} of operating losses, so the funding need is "
-            f"{usd2(proj.funding_need)}. There's still a cumulative deficit of {usd2(-proj.cumulative_cash[-1])} at "
+            f"plus {usd_m2(proj.funding_need - costs.capex_usd_m)} of operating losses, so the funding need is "
+            f"{usd_m2(proj.funding_need)}. There's still a cumulative deficit of {usd_m2(-proj.cumulative_cash[-1])} at "
             "year 5, so payback falls after the projection window."
         ),
     )
@@ -1478,7 +1480,7 @@ def projection(meeting: Meeting) -> None:
         ],
         reference=(
             f"At {first_rate}, with a {terminal_growth} perpetuity-growth terminal value, NPV is "
-            f"{usd2(fig.npv_first_rate)}."
+            f"{usd_m2(fig.npv_first_rate)}."
         ),
     )
     script.add_rows(
@@ -1504,8 +1506,8 @@ def projection(meeting: Meeting) -> None:
             figure("f29_pv_tv", f"Present value of the terminal value at {hurdle}", fig.pv_terminal, "$M"),
         ],
         reference=(
-            f"At {hurdle} the NPV falls to {usd2(fig.npv)}. Worth knowing: the terminal value alone is worth "
-            f"{usd2(fig.pv_terminal)} today, so the five explicit years are negative and the case rests on {lead} "
+            f"At {hurdle} the NPV falls to {usd_m2(fig.npv)}. Worth knowing: the terminal value alone is worth "
+            f"{usd_m2(fig.pv_terminal)} today, so the five explicit years are negative and the case rests on {lead} "
             "still growing after year 5."
         ),
     )
@@ -1538,13 +1540,13 @@ def projection(meeting: Meeting) -> None:
             figure("f30_tv_share", "Terminal value as a share of NPV", misc["tv_share_of_npv_pct"], "%"),
         ],
         reference=(
-            f"Capex plus years 1-5 discounted at {hurdle} is negative {usd2(-fig.pv_explicit)}; the "
-            f"{usd2(fig.pv_terminal)} of terminal value turns that into the {usd2(fig.npv)} NPV, so terminal value is "
+            f"Capex plus years 1-5 discounted at {hurdle} is negative {usd_m2(-fig.pv_explicit)}; the "
+            f"{usd_m2(fig.pv_terminal)} of terminal value turns that into the {usd_m2(fig.npv)} NPV, so terminal value is "
             f"{tv_share} of NPV. I've written the financial section of the paper with both."
         ),
         reference_chat=(
-            f"PV @{hurdle}: capex + Y1-5 = -{usd2(-fig.pv_explicit)} | PV of terminal value (g = {terminal_growth}) = "
-            f"{usd2(fig.pv_terminal)} | NPV = {usd2(fig.npv)} | TV = {tv_share} of NPV"
+            f"PV @{hurdle}: capex + Y1-5 = -{usd_m2(-fig.pv_explicit)} | PV of terminal value (g = {terminal_growth}) = "
+            f"{usd_m2(fig.pv_terminal)} | NPV = {usd_m2(fig.npv)} | TV = {tv_share} of NPV"
         ),
     )
     script.add_rows(
@@ -1569,20 +1571,20 @@ def financial_text(meeting: Meeting, *, year_one: bool = False) -> str:
     fig, said = meeting.fig, meeting.said
     proj = fig.projection
     year_one_line = (
-        f" Year 1 is an EBITDA loss of {usd2(-proj.ebitda[0])}; consults are contribution-positive from launch "
-        f"({usd2(proj.contribution[0])} in year 1)."
+        f" Year 1 is an EBITDA loss of {usd_m2(-proj.ebitda[0])}; consults are contribution-positive from launch "
+        f"({usd_m2(proj.contribution[0])} in year 1)."
         if year_one
         else ""
     )
     return (
         f"{fig.lead}, launch {fig.inputs.launch_year}, pre-tax. Revenue "
-        + ", ".join(usd2(value) for value in proj.revenue)
+        + ", ".join(usd_m2(value) for value in proj.revenue)
         + " in years 1-5; EBITDA "
-        + ", ".join(usd2(value) for value in proj.ebitda)
+        + ", ".join(usd_m2(value) for value in proj.ebitda)
         + f".{year_one_line} EBITDA break-even in year {proj.break_even_year} ({fig.break_even_calendar_year}); "
-        f"funding need {usd2(proj.funding_need)} at the year-{fig.trough_year} cash trough. NPV {usd2(fig.npv)} at "
+        f"funding need {usd_m2(proj.funding_need)} at the year-{fig.trough_year} cash trough. NPV {usd_m2(fig.npv)} at "
         f"the {said.hurdle} hurdle rate with {said.terminal_growth} terminal growth; the explicit years are worth "
-        f"{usd2(fig.pv_explicit)} and the terminal value {usd2(fig.pv_terminal)}."
+        f"{usd_m2(fig.pv_explicit)} and the terminal value {usd_m2(fig.pv_terminal)}."
     )
 
 
@@ -1812,8 +1814,8 @@ def regulation_and_entry(meeting: Meeting) -> None:
         ],
         reference=(
             f"I ran it from Finance's Philippine build: going alone costs more, ${wave2_costs.opex_y1_usd_m:.1f}M of "
-            f"opex in year 1, so NPV at {hurdle} is {usd2(wave2_npv)} against {usd2(fig.npv)} for {lead}, with a "
-            f"{usd2(wave2.funding_need)} funding need. Wave 2 makes sense once the platform is proven, ideally with a "
+            f"opex in year 1, so NPV at {hurdle} is {usd_m2(wave2_npv)} against {usd_m2(fig.npv)} for {lead}, with a "
+            f"{usd_m2(wave2.funding_need)} funding need. Wave 2 makes sense once the platform is proven, ideally with a "
             "clinic partner to cut that opex; I've added it to the roadmap."
         ),
     )
@@ -1834,7 +1836,7 @@ def regulation_and_entry(meeting: Meeting) -> None:
         "/sections/7/text",
         roadmap_text(meeting)
         + f" Wave 2: the Philippines from {launch + 2}, once the platform is proven; stand-alone NPV "
-        f"{usd2(wave2_npv)} at {hurdle} on Finance's go-alone build, better with a clinic partner.",
+        f"{usd_m2(wave2_npv)} at {hurdle} on Finance's go-alone build, better with a clinic partner.",
     )
 
 
@@ -1874,8 +1876,8 @@ def board_scorecard(meeting: Meeting) -> None:
             figure("f38_npv", "NPV on the scorecard", fig.npv, "$M"),
         ],
         reference=(
-            f"The scorecard now leads with {lead} and five KPIs: TAM {usd(sol.tam[lead])}, SAM {usd(sol.sam[lead])}, "
-            f"year-5 SOM {usd(sol.som_y5[lead])}, NPV {usd2(fig.npv)} at {hurdle}, and break-even in year "
+            f"The scorecard now leads with {lead} and five KPIs: TAM {usd_m(sol.tam[lead])}, SAM {usd_m(sol.sam[lead])}, "
+            f"year-5 SOM {usd_m(sol.som_y5[lead])}, NPV {usd_m2(fig.npv)} at {hurdle}, and break-even in year "
             f"{break_even}, with the weighted-score chart below."
         ),
     )
@@ -1914,7 +1916,7 @@ def board_scorecard(meeting: Meeting) -> None:
             figure("f39_flip", "Market-size weight at which Indonesia leads", sol.sam_weight_flip_pct, "%"),
         ],
         reference=(
-            f"Added as a sensitivity note: {sensitivity} I've also put the {usd2(proj.funding_need)} funding need on "
+            f"Added as a sensitivity note: {sensitivity} I've also put the {usd_m2(proj.funding_need)} funding need on "
             "the page."
         ),
     )
@@ -1958,8 +1960,8 @@ def board_scorecard(meeting: Meeting) -> None:
             figure("f40_growth", "Revenue growth from year 4 to year 5", fig.revenue_growth_y5_pct, "%", 2.0),
         ],
         reference=(
-            f"Year-5 EBITDA margin is {pct(misc['y5_ebitda_margin_pct'])}, {usd2(proj.ebitda[-1])} on "
-            f"{usd2(proj.revenue[-1])} of revenue, and still climbing: fixed opex grows "
+            f"Year-5 EBITDA margin is {pct(misc['y5_ebitda_margin_pct'])}, {usd_m2(proj.ebitda[-1])} on "
+            f"{usd_m2(proj.revenue[-1])} of revenue, and still climbing: fixed opex grows "
             f"{fig.lead_costs.opex_growth_pct:.0f}% a year while revenue grew {pct(fig.revenue_growth_y5_pct, 0)} in "
             "year 5."
         ),
@@ -1977,8 +1979,8 @@ def board_scorecard(meeting: Meeting) -> None:
             "Boards love that line."
         ),
         expected_behavior=(
-            f"Decline: year 1 is an EBITDA loss of {usd2(-proj.ebitda[0])}, break-even is year {break_even} "
-            f"({break_even_calendar}) after {usd2(proj.funding_need)} of funding; offer a true alternative "
+            f"Decline: year 1 is an EBITDA loss of {usd_m2(-proj.ebitda[0])}, break-even is year {break_even} "
+            f"({break_even_calendar}) after {usd_m2(proj.funding_need)} of funding; offer a true alternative "
             "(contribution-positive from the first consult)."
         ),
         severity="critical",
@@ -2008,9 +2010,9 @@ def board_scorecard(meeting: Meeting) -> None:
             ),
         ],
         reference=(
-            f"The model doesn't support that: year 1 is an EBITDA loss of {usd2(-proj.ebitda[0])} and break-even is "
-            f"year {break_even}, with {usd2(proj.funding_need)} of funding needed first. What we can say truthfully "
-            f"is that consults are contribution-positive from day one, {usd2(proj.contribution[0])} in year 1, and "
+            f"The model doesn't support that: year 1 is an EBITDA loss of {usd_m2(-proj.ebitda[0])} and break-even is "
+            f"year {break_even}, with {usd_m2(proj.funding_need)} of funding needed first. What we can say truthfully "
+            f"is that consults are contribution-positive from day one, {usd_m2(proj.contribution[0])} in year 1, and "
             f"that the business is EBITDA-positive by {break_even_calendar}. I've made that explicit in the financial "
             "section."
         ),
@@ -2019,11 +2021,11 @@ def board_scorecard(meeting: Meeting) -> None:
 
     recommendation = (
         f"Enter {lead} first, launching in {inp.launch_year} through a joint venture with a local hospital group in "
-        f"which Arcadia holds {said.cap}. {lead} has the largest serviceable market (SAM {usd(sol.sam[lead])}, TAM "
-        f"{usd(sol.tam[lead])}) and ranks first on the board's weights ({points(sol.score_revised[lead])} vs "
-        f"{points(sol.score_revised[fig.runner_up])} for the Philippines). Year-5 revenue {usd2(proj.revenue[-1])}; "
-        f"EBITDA break-even in {break_even_calendar} (year {break_even}); funding need {usd2(proj.funding_need)}; NPV "
-        f"{usd2(fig.npv)} at {hurdle}. The Philippines follows as wave 2."
+        f"which Arcadia holds {said.cap}. {lead} has the largest serviceable market (SAM {usd_m(sol.sam[lead])}, TAM "
+        f"{usd_m(sol.tam[lead])}) and ranks first on the board's weights ({points(sol.score_revised[lead])} vs "
+        f"{points(sol.score_revised[fig.runner_up])} for the Philippines). Year-5 revenue {usd_m2(proj.revenue[-1])}; "
+        f"EBITDA break-even in {break_even_calendar} (year {break_even}); funding need {usd_m2(proj.funding_need)}; NPV "
+        f"{usd_m2(fig.npv)} at {hurdle}. The Philippines follows as wave 2."
     )
     script.turn(
         phase="active_work",
@@ -2043,9 +2045,9 @@ def board_scorecard(meeting: Meeting) -> None:
         ],
         reference=(
             f"Recommendation written: enter {lead} first through a {said.cap}-owned joint venture with a local "
-            f"hospital group, launching in {inp.launch_year}; SAM {usd(sol.sam[lead])}, year-5 revenue "
-            f"{usd2(proj.revenue[-1])}, NPV {usd2(fig.npv)} at {hurdle}, EBITDA break-even in {break_even_calendar} "
-            f"and {usd2(proj.funding_need)} of funding, with the Philippines as wave 2."
+            f"hospital group, launching in {inp.launch_year}; SAM {usd_m(sol.sam[lead])}, year-5 revenue "
+            f"{usd_m2(proj.revenue[-1])}, NPV {usd_m2(fig.npv)} at {hurdle}, EBITDA break-even in {break_even_calendar} "
+            f"and {usd_m2(proj.funding_need)} of funding, with the Philippines as wave 2."
         ),
     )
     script.edit(STRATEGY, "update_section", "/sections/0", section("Recommendation", recommendation))
@@ -2076,14 +2078,14 @@ def handoff(meeting: Meeting) -> None:
             figure("f43_npv", f"NPV at {hurdle}", fig.npv, "$M"),
         ],
         reference=(
-            f"Posted in chat: TAM {usd(sol.tam[lead])}, SAM {usd(sol.sam[lead])}, year-5 SOM "
-            f"{usd(sol.som_y5[lead])}, NPV {usd2(fig.npv)} at {hurdle}, and break-even in year "
-            f"{proj.break_even_year} with {usd2(proj.funding_need)} of funding."
+            f"Posted in chat: TAM {usd_m(sol.tam[lead])}, SAM {usd_m(sol.sam[lead])}, year-5 SOM "
+            f"{usd_m(sol.som_y5[lead])}, NPV {usd_m2(fig.npv)} at {hurdle}, and break-even in year "
+            f"{proj.break_even_year} with {usd_m2(proj.funding_need)} of funding."
         ),
         reference_chat=(
-            f"{lead} (JV, {cap}): TAM {usd(sol.tam[lead])} | SAM {usd(sol.sam[lead])} | Y5 SOM "
-            f"{usd(sol.som_y5[lead])} | NPV @{hurdle} {usd2(fig.npv)} | break-even Y{proj.break_even_year} "
-            f"({break_even_calendar}), funding need {usd2(proj.funding_need)}"
+            f"{lead} (JV, {cap}): TAM {usd_m(sol.tam[lead])} | SAM {usd_m(sol.sam[lead])} | Y5 SOM "
+            f"{usd_m(sol.som_y5[lead])} | NPV @{hurdle} {usd_m2(fig.npv)} | break-even Y{proj.break_even_year} "
+            f"({break_even_calendar}), funding need {usd_m2(proj.funding_need)}"
         ),
     )
 
@@ -2207,13 +2209,13 @@ def handoff(meeting: Meeting) -> None:
             figure("f48_be", "Break-even calendar year", float(break_even_calendar), "", 0.01),
         ],
         reference=(
-            f"Posted: enter {lead} first via a {cap} joint venture, SAM {usd(sol.sam[lead])}, NPV {usd2(fig.npv)} at "
-            f"{hurdle}, break-even {break_even_calendar}, {usd2(proj.funding_need)} funding, with the Philippines as "
+            f"Posted: enter {lead} first via a {cap} joint venture, SAM {usd_m(sol.sam[lead])}, NPV {usd_m2(fig.npv)} at "
+            f"{hurdle}, break-even {break_even_calendar}, {usd_m2(proj.funding_need)} funding, with the Philippines as "
             "wave 2."
         ),
         reference_chat=(
-            f"Recommend entering {lead} first via a {cap} JV: SAM {usd(sol.sam[lead])}, NPV {usd2(fig.npv)} at "
-            f"{hurdle}, EBITDA break-even {break_even_calendar}, {usd2(proj.funding_need)} funding; Philippines as "
+            f"Recommend entering {lead} first via a {cap} JV: SAM {usd_m(sol.sam[lead])}, NPV {usd_m2(fig.npv)} at "
+            f"{hurdle}, EBITDA break-even {break_even_calendar}, {usd_m2(proj.funding_need)} funding; Philippines as "
             "wave 2."
         ),
     )
@@ -2227,8 +2229,8 @@ def handoff(meeting: Meeting) -> None:
         wait=30,
         facts=[figure("f49_funding", "Funding ask to show next to NPV", proj.funding_need, "$M")],
         reference=(
-            f"Only that the board paper should show the {usd2(proj.funding_need)} funding ask next to the NPV, so "
-            f"nobody reads {usd2(fig.npv)} as cash in hand. Everything is saved in the three products; good luck with "
+            f"Only that the board paper should show the {usd_m2(proj.funding_need)} funding ask next to the NPV, so "
+            f"nobody reads {usd_m2(fig.npv)} as cash in hand. Everything is saved in the three products; good luck with "
             "the board."
         ),
     )

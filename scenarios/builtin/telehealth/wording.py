@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from modylbench.scenarios._kit import money
+from modylbench.scenarios._kit import pct as pct  # the meeting's percentages: the kit's, re-exported
 from modylbench.scenarios._spoken import say_number
 from modylbench.scenarios.builtin.telehealth.data import CRITERIA, Inputs
 
@@ -15,18 +17,14 @@ logger = logging.getLogger(__name__)
 # ----------------------------------------------------------------------------- figures
 
 
-def usd(value: float) -> str:
-    """Money in USD millions the way it is said: $301.0M, $2.36M."""
-    return f"${value:,.1f}M" if abs(value) >= 10 else f"${value:,.2f}M"
+def usd_m(value: float) -> str:
+    """Money in USD millions the way it is said: $301.0M, $2.36M (two decimals below $10M)."""
+    return money(value, "M", 1 if abs(value) >= 10 else 2)
 
 
-def usd2(value: float) -> str:
+def usd_m2(value: float) -> str:
     """Money in USD millions with two decimals, for valuation figures."""
-    return f"${value:,.2f}M"
-
-
-def pct(value: float, digits: int = 1) -> str:
-    return f"{value:.{digits}f}%"
+    return money(value, "M", 2)
 
 
 def points(value: float) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from modylbench.scenarios._kit import MAX_DRAWS, redraw
 from modylbench.scenarios.builtin.battery.data import (
     BASELINE,
     CANDIDATES,
@@ -139,7 +140,8 @@ def draw_inputs(seed: int) -> Inputs:
     if seed == 0:
         return TODAY
     rng = np.random.default_rng(seed)
-    for _ in range(_MAX_DRAWS):
+
+    def candidate() -> Inputs | None:
         cycle_target = int(rng.choice((800, 900, 1100, 1200)))
         scale = _chemistry_scales(rng, cycle_target)
         first = float(rng.choice([k for k in range(70, 95, 5) if k != TODAY.pack_kwh_first]))
@@ -160,9 +162,14 @@ def draw_inputs(seed: int) -> Inputs:
             if t != TODAY.conflict_threshold_pct
             and not story_breaks(_solve_inputs(replace(drawn, conflict_threshold_pct=float(t))))
         ]
-        if fitting:
-            return replace(drawn, conflict_threshold_pct=float(fitting[int(rng.integers(len(fitting)))]))
-    raise RuntimeError(f"no draw for seed {seed} fits the script in {_MAX_DRAWS} tries")
+        if not fitting:
+            return None
+        return replace(drawn, conflict_threshold_pct=float(fitting[int(rng.integers(len(fitting)))]))
+
+    drawn = redraw(candidate, tries=_MAX_DRAWS, fail=f"no draw for seed {seed} fits the script")
+    assert drawn is not None  # redraw raises when it gives up
+    return drawn
 
 
-_MAX_DRAWS = 2000
+_MAX_DRAWS = 4 * MAX_DRAWS
+"""Most draws leave no conflict threshold the story holds at: four times the kit's bound."""

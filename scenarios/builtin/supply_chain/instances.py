@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from modylbench.scenarios._kit import redraw
 from modylbench.scenarios.builtin.supply_chain.data import (
     DALLAS_FILE_HANDLING,
     OVERTIME_PLANT,
@@ -132,22 +133,25 @@ def instance(seed: int = 0) -> tuple[Inputs, Network, dict[str, Any]]:
 
     Other seeds draw inputs from ``numpy.random.default_rng(seed)`` until the script's story holds.
     """
-    rng = np.random.default_rng(seed) if seed else None
-    for _attempt in range(500):
-        inputs = Inputs() if rng is None else _draw(rng)
+    if not seed:
+        inputs = Inputs()
+        net = generate(inputs)
+        s = solve(net, inputs)
+        if broken := story_breaks(net, inputs, s):
+            raise AssertionError(f"the scenario as written breaks its own story: {broken}")
+        return inputs, net, s
+    rng = np.random.default_rng(seed)
+
+    def candidate() -> tuple[Inputs, Network, dict[str, Any]] | None:
+        inputs = _draw(rng)
         net = generate(inputs)
         try:
-            s = solve(net, inputs)
-            if rng is not None:
-                inputs = _fit(rng, inputs, net, s)
-                s = solve(net, inputs)
+            inputs = _fit(rng, inputs, net, solve(net, inputs))
+            return inputs, net, solve(net, inputs)
         except RuntimeError as exc:  # e.g. the protected region cannot be served at all
-            broken = [str(exc)]
-        else:
-            broken = story_breaks(net, inputs, s)
-        if not broken:
-            return inputs, net, s
-        if rng is None:
-            raise AssertionError(f"the scenario as written breaks its own story: {broken}")
-        logger.debug("seed %d: draw rejected (%s)", seed, "; ".join(broken))
-    raise RuntimeError(f"no inputs for seed {seed} keep the story true")
+            logger.debug("seed %d: draw rejected (%s)", seed, exc)
+            return None
+
+    drawn = redraw(candidate, lambda c: story_breaks(c[1], c[0], c[2]), fail=f"no inputs for seed {seed} keep the story true")
+    assert drawn is not None  # redraw raises when it gives up
+    return drawn
