@@ -32,14 +32,19 @@ from modylbench.channels._compat import (
     jitter_buffer_of,
     keyframe_requests_visible,
 )
+from modylbench.channels._encoded import (
+    EncodedAudioSource,
+    EncodedSpeech,
+    PreEncodedAudioTrack,
+    PreEncodedScreenTrack,
+    speech_packets,
+)
 from modylbench.channels._harness import LinkBase, closing_reason
 from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, media_stats
 from modylbench.channels._network import PROFILES, Impairment, network_sample
 from modylbench.channels._webrtc import (
     ArrivalTimes,
     DataChannelPipe,
-    PacedAudioTrack,
-    ScreenTrack,
     consume_audio,
     consume_video,
     instrument_audio_receiver,
@@ -153,8 +158,10 @@ class WebRTCMeeting(LinkBase):
         self.token = token
         self.url = ""
         self.pc: RTCPeerConnection | None = None
-        self.audio_track = PacedAudioTrack(self.audio, self.clock)
-        self.screen_track = ScreenTrack(self.clock, self.options.screen_fps, self.options.screen_size)
+        # The persona's media is encoded once per process and sent by every meeting (channels/_encoded.py).
+        self.audio = audio = EncodedAudioSource()
+        self.audio_track = PreEncodedAudioTrack(audio, self.clock)
+        self.screen_track = PreEncodedScreenTrack(self.clock, self.options.screen_fps, self.options.screen_size)
         self._channels: dict[str, RTCDataChannel] = {}
         self._ws: ServerConnection | None = None
         self._ended = False
@@ -339,14 +346,13 @@ class WebRTCMeeting(LinkBase):
     def prepare_screen(self, image: Image.Image) -> None:
         self.screen_track.prepare(image)
 
+    def prepare_speech(self, pcm: bytes, encoded: EncodedSpeech | None = None) -> None:
+        speech_packets(pcm, encoded)
+
     async def show(self, image: Image.Image) -> float:
-        # Converting a 1280x720 picture to a video frame takes ~6 ms; doing it on the event loop made the
-        # audio track's first frames late (measured at meeting start), so a picture not prepared before the
-        # meeting is converted in a worker thread.
-        frame = self.screen_track.prepared(image)
-        if frame is None:
-            frame = await asyncio.to_thread(self.screen_track.convert, image)
-        self.screen_track.show(frame)
+        # Encoding a 1280x720 slide takes 0.1-0.4 s; on the event loop it would make every meeting's audio
+        # late, so a picture not prepared before the meeting is encoded in a worker thread.
+        await self.screen_track.show_image(image)
         return self.clock.now()
 
     # ---------------------------------------------------------------- lifecycle

@@ -89,6 +89,11 @@ class OpusFrames:
         packets = encoder.encode(frame)
         return bytes(packets[-1]) if packets else None
 
+    def reset(self) -> None:
+        """Forget the speech encoder: the next voiced frame opens a fresh one (the receiver's decoder has
+        followed other packets meanwhile, e.g. cached ones)."""
+        self._encoder = None
+
     def packet(self, pcm: bytes, pts: int) -> Packet:
         silent = pcm == SILENCE
         data: bytes | None = None

@@ -34,7 +34,7 @@ from modylbench.personas._answerer import (
     questions_in,
 )
 from modylbench.personas._slides import render_slide
-from modylbench.personas._speech import SpeechEngine, wav_bytes
+from modylbench.personas._speech import CachedEngine, SpeechEngine, wav_bytes
 from modylbench.record import (
     Attachment,
     ChatMessage,
@@ -170,6 +170,9 @@ class ScriptedPersona:
         for t in turns:
             pcm = self.speech.synthesize(t.human_utterance)
             self._audio[t.turn_index] = pcm
+            if self.link.transport == "webrtc":  # sent as Opus: encoded once, ahead (channels/_encoded.py)
+                cached = self.speech.encoded(t.human_utterance, pcm) if isinstance(self.speech, CachedEngine) else None
+                self.link.prepare_speech(pcm, cached)
             self._audio_att[t.turn_index] = self.attach(wav_bytes(pcm), "audio/wav")
             if t.screen is not None and t.screen.slide_id not in self._slides:
                 image = render_slide(t.screen, self.screen_size)
