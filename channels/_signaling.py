@@ -30,6 +30,7 @@ from modylbench.channels._compat import (
     ice_connections,
     intercept_datagrams,
     jitter_buffer_of,
+    encoded_packets_supported,
     keyframe_requests_visible,
 )
 from modylbench.channels._encoded import (
@@ -213,6 +214,9 @@ class WebRTCMeeting(LinkBase):
     async def accept_offer(self, sdp: str) -> str:
         """Answer the agent's offer; raises ValueError for an unusable SDP."""
         summary = sdp_summary(sdp)
+        if not encoded_packets_supported():
+            logger.warning("aiortc internals changed: its sender may no longer send the persona's pre-encoded "
+                           "packets as they are; run tests/channels/test_compat.py")
         if "application" not in summary["media"]:
             raise ValueError("offer has no data channels (m=application); create them before the offer")
         lines = sdp.splitlines()
