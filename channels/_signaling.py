@@ -27,10 +27,10 @@ from modylbench.channels._compat import (
     RecoveringJitterBuffer,
     SctpRetransmissions,
     count_sctp_retransmissions,
+    encoded_packets_supported,
     ice_connections,
     intercept_datagrams,
     jitter_buffer_of,
-    encoded_packets_supported,
     keyframe_requests_visible,
 )
 from modylbench.channels._encoded import (

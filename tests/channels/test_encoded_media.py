@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from modylbench.agents import AudioReceived, ScreenFrameReceived, join
 from modylbench.channels import EncodedSpeech, SignalingServer, VirtualClock, encode_speech
-from modylbench.channels._audio import SILENCE, AudioSource, fallback_speech, frame_dbfs, frames_of
+from modylbench.channels._audio import AudioSource, fallback_speech, frame_dbfs, frames_of
 from modylbench.channels._encoded import (
     SLIDE_MAX_FRAMES,
     EncodedAudioSource,
