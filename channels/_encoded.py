@@ -328,6 +328,8 @@ class EncodedSlide:
 
     frames: tuple[bytes, ...]
     size: tuple[int, int]
+    fps: float
+    bit_rate: int
     psnr: float
     """Of the last frame as decoded, against the picture (dB, luma)."""
 
@@ -394,12 +396,12 @@ def encode_slide(image: Image.Image, size: tuple[int, int] = (1280, 720), fps: f
         frames.append(data)
         for out in decoder.decode(Packet(data)):
             scores.append(_luma_psnr(out.reformat(format="yuv420p").to_ndarray()[: size[1]], target))
-        if len(scores) >= 3 and scores[-1] - scores[-3] < SLIDE_CONVERGED_DB:
+        if scores and (scores[-1] == math.inf or len(scores) >= 3 and scores[-1] - scores[-3] < SLIDE_CONVERGED_DB):
             break
     frame.pict_type = PictureType.NONE
     if not frames:
         raise RuntimeError("the VP8 encoder produced no frame")
-    return EncodedSlide(tuple(frames), size, scores[-1] if scores else math.nan)
+    return EncodedSlide(tuple(frames), size, fps, bit_rate, scores[-1] if scores else math.nan)
 
 
 def slide_key(image: Image.Image, size: tuple[int, int], fps: float, bit_rate: int) -> bytes:
@@ -410,25 +412,32 @@ def slide_key(image: Image.Image, size: tuple[int, int], fps: float, bit_rate: i
 SLIDE_PACKETS: _Lru[bytes, EncodedSlide] = _Lru(keep=512)
 """Every slide this process has encoded, by content and encoding settings (~30-50 kB each at 720p)."""
 _SLIDES_BY_IMAGE: _ById[EncodedSlide] = _ById()
+_ENCODING = [threading.Lock() for _ in range(16)]
 
 
 def slide_packets(image: Image.Image, size: tuple[int, int], fps: float,
                   bit_rate: int = ScreenTrack.bit_rate) -> EncodedSlide:  # fmt: skip
     """The frames of ``image``: from this process's cache, else encoded now (and kept). Blocking: call it
     from a worker thread or before the meeting."""
+    hit = prepared_slide(image, size, fps, bit_rate)
+    if hit is not None:
+        return hit
     key = slide_key(image, size, fps, bit_rate)
-    hit = SLIDE_PACKETS.get(key)
-    if hit is None:
-        hit = encode_slide(image, size, fps, bit_rate)
-        SLIDE_PACKETS.put(key, hit)
+    with _ENCODING[key[0] % len(_ENCODING)]:  # meetings asking for the same slide at once wait for one encode
+        hit = SLIDE_PACKETS.get(key)
+        if hit is None:
+            hit = encode_slide(image, size, fps, bit_rate)
+            SLIDE_PACKETS.put(key, hit)
     _SLIDES_BY_IMAGE.put(image, hit)
     return hit
 
 
-def prepared_slide(image: Image.Image, size: tuple[int, int]) -> EncodedSlide | None:
-    """The frames of ``image`` if this very object was encoded in this process (no hashing)."""
+def prepared_slide(image: Image.Image, size: tuple[int, int], fps: float,
+                   bit_rate: int = ScreenTrack.bit_rate) -> EncodedSlide | None:  # fmt: skip
+    """The frames of ``image`` if this very object was encoded in this process with these settings (no
+    hashing)."""
     hit = _SLIDES_BY_IMAGE.get(image)
-    return hit if hit is not None and hit.size == size else None
+    return hit if hit is not None and (hit.size, hit.fps, hit.bit_rate) == (size, fps, bit_rate) else None
 
 
 class PreEncodedScreenTrack(MediaStreamTrack):
@@ -469,7 +478,7 @@ class PreEncodedScreenTrack(MediaStreamTrack):
 
     async def show_image(self, image: Image.Image) -> None:
         """Send ``image`` from the next slot on (encoded in a worker thread when not prepared)."""
-        slide = prepared_slide(image, self.size) if self.encode_vp8 else None
+        slide = prepared_slide(image, self.size, self.fps, self.bit_rate) if self.encode_vp8 else None
         if slide is None and self.encode_vp8:
             slide = await asyncio.to_thread(slide_packets, image, self.size, self.fps, self.bit_rate)
         if not self.encode_vp8:
