@@ -392,7 +392,6 @@ async def _media_cost_one(label: str, meetings: int, seconds: float, speech: byt
     await asyncio.gather(*(one(a, s) for a, s in pairs))
     cpu = time.process_time() - c1
     rss = (_rss_mb(os.getpid()) - rss0) / meetings
-    late = sum(a.stats.late_frames for a, _ in pairs) / meetings
     print(f"{label:<26} {prepare / meetings:>10.3f} {cpu / seconds / meetings * 100:>11.2f} {rss:>6.1f} "
           f"{sent['audio'] / seconds / meetings:>10.0f} {sent['video'] / seconds / meetings:>10.0f}",
           flush=True)  # fmt: skip
