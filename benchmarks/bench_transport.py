@@ -298,13 +298,16 @@ def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, ag
     raise RuntimeError(f"benchmark run failed ({code_from or 'this checkout'}, n={n}): {out.stderr[-2000:]}")
 
 
-def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int) -> None:
-    """Each N with the code of ``base`` and of this checkout, alternating, each run in a fresh process."""
+def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
+                 new: str | None = None) -> None:  # fmt: skip
+    """Each N with the code of ``base`` and of this checkout (or of ``new``, a snapshot of it that later edits
+    here do not change), alternating, each run in a fresh process."""
     base_commit = subprocess.run(["git", "-C", base, "rev-parse", "--short", "HEAD"], capture_output=True,
                                  text=True).stdout.strip()  # fmt: skip
-    here_commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short",
-                                  "HEAD"], capture_output=True, text=True).stdout.strip()  # fmt: skip
-    print(f"# today = {base} ({base_commit}); new = this checkout ({here_commit}); {seconds:g} s per run; "
+    here = new or os.path.dirname(os.path.abspath(__file__))
+    here_commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                 text=True).stdout.strip()  # fmt: skip
+    print(f"# today = {base} ({base_commit}); new = {new or 'this checkout'} ({here_commit}); {seconds:g} s per run; "
           f"{'audio only' if audio_only else 'audio + 720p screen share at 2 fps'}; agents in {agent_procs} "
           f"process(es); medians of {repeat}")
     for c in SIDE_BY_SIDE:
@@ -313,7 +316,7 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
     for n in ns:
         rows: dict[str, list[dict[str, float]]] = {"today": [], "new": []}
         for _ in range(repeat):
-            for label, code in (("today", base), ("new", None)):
+            for label, code in (("today", base), ("new", new)):
                 rows[label].append(_one_run(code, n, seconds, audio_only, agent_procs))
         for label, got in rows.items():
             med = {c: statistics.median(r[c] for r in got) for c in SIDE_BY_SIDE}
@@ -636,6 +639,7 @@ if __name__ == "__main__":
     p.add_argument("--agent-procs", type=int, default=1, help="child processes the agent peers are spread over")
     p.add_argument("--base", metavar="DIR",
                    help="side by side with the code of DIR (a git worktree of another commit), fresh process per run")
+    p.add_argument("--new", metavar="DIR", help="with --base: the new side's code from DIR instead of this checkout")
     p.add_argument("--profile", action="store_true", help="instead: one run per N under cProfile, top functions")
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--media-cost", action="store_true",
@@ -668,7 +672,7 @@ if __name__ == "__main__":
     elif a.media_cost:
         asyncio.run(media_cost(a.n[0], a.seconds))
     elif a.base:
-        side_by_side(a.base, a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs)
+        side_by_side(a.base, a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.new)
     elif a.profile:
         for n in a.n:
             profile(n, a.seconds, a.audio_only, a.agent_procs)
