@@ -31,34 +31,10 @@ import sys
 import time
 from typing import Any
 
+from _code_from import CODE_FROM  # before modylbench: it may point the imports elsewhere
 from PIL import Image, ImageDraw
 
-CODE_FROM = "BENCH_CODE_FROM"
-"""Environment variable: import modylbench from this folder (a checkout of another commit) instead."""
-
-
-def _import_code_from(folder: str) -> None:
-    """Point the editable install's finder at ``folder``: every modylbench package then comes from there (this
-    process and the agent processes it starts, which inherit the variable)."""
-    from pathlib import Path
-
-    here = str(Path(__file__).resolve().parent.parent)
-    finders = [m for name, m in sys.modules.items() if name.startswith("__editable__") and "modylbench" in name]
-    if not finders or any(name.startswith("modylbench") for name in sys.modules):
-        raise SystemExit(f"{CODE_FROM}: modylbench is not an editable install here, or is already imported")
-    for finder in finders:
-        for table in (finder.MAPPING, finder.NAMESPACES):
-            for key, value in table.items():
-                if isinstance(value, str):
-                    table[key] = value.replace(here, folder, 1)
-                else:
-                    table[key] = [v.replace(here, folder, 1) for v in value]
-
-
-if os.environ.get(CODE_FROM):
-    _import_code_from(os.environ[CODE_FROM])
-
-from modylbench.channels import AgentChat, AgentDisconnected, SignalingServer, WallClock  # noqa: E402
+from modylbench.channels import AgentChat, AgentDisconnected, LinkOptions, SignalingServer, WallClock  # noqa: E402
 from modylbench.channels._audio import fallback_speech, frame_dbfs  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -149,7 +125,9 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
     payload = os.urandom(1_000_000)
     rss_before = _rss_mb(os.getpid())
     async with SignalingServer() as server:
-        meetings = [server.create_meeting(clock) for _ in range(n)]
+        # Joins of many agents at once on a loaded machine take longer than the default 10 s.
+        options = LinkOptions(connect_timeout=120.0)
+        meetings = [server.create_meeting(clock, options) for _ in range(n)]
         for m in meetings:
             if hasattr(m, "prepare_speech"):  # absent from the code before pre-encoded media
                 m.prepare_speech(speech)
@@ -284,18 +262,24 @@ SIDE_BY_SIDE = ["late_frames", "max_late_ms", "speech_delivered_ms_median", "spe
                 "connect_ms_max", "load"]  # fmt: skip
 
 
-def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, agent_procs: int) -> dict[str, float]:
+def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, agent_procs: int) -> dict[str, float] | None:
     env = dict(os.environ)
     env.pop(CODE_FROM, None)
     if code_from:
         env[CODE_FROM] = code_from
     args = [sys.executable, __file__, "--json", "--n", str(n), "--seconds", str(seconds),
             "--agent-procs", str(agent_procs), *(["--audio-only"] if audio_only else [])]  # fmt: skip
-    out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600 + 4 * n)
+    try:
+        out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600 + 4 * n)
+    except subprocess.TimeoutExpired:
+        print(f"# run timed out ({code_from or 'this checkout'}, n={n})", flush=True)
+        return None
     for line in out.stdout.splitlines():
         if line.startswith("JSON "):
             return dict(json.loads(line[5:]))
-    raise RuntimeError(f"benchmark run failed ({code_from or 'this checkout'}, n={n}): {out.stderr[-2000:]}")
+    last = (out.stderr.strip().splitlines() or ["no output"])[-1]
+    print(f"# run failed ({code_from or 'this checkout'}, n={n}): {last}", flush=True)
+    return None
 
 
 def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
@@ -317,8 +301,13 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
         rows: dict[str, list[dict[str, float]]] = {"today": [], "new": []}
         for _ in range(repeat):
             for label, code in (("today", base), ("new", new)):
-                rows[label].append(_one_run(code, n, seconds, audio_only, agent_procs))
+                row = _one_run(code, n, seconds, audio_only, agent_procs)
+                if row is not None:
+                    rows[label].append(row)
         for label, got in rows.items():
+            if not got:
+                print(f"{n:>3} {label:>5} no run completed", flush=True)
+                continue
             med = {c: statistics.median(r[c] for r in got) for c in SIDE_BY_SIDE}
             print(f"{n:>3} {label:>5} " + " ".join(f"{med[c]:>12.1f}" for c in SIDE_BY_SIDE),
                   " ", [int(r["late_frames"]) for r in got], flush=True)  # fmt: skip
