@@ -322,9 +322,10 @@ class PreEncodedAudioTrack(MediaStreamTrack):
 class EncodedSlide:
     """One picture as the VP8 frames a static screen needs, encoded once: a key frame, then the inter frames
     that refine it until the picture stops getting better (a constant-bit-rate encoder fed the same picture
-    keeps sending ~3 kB frames that add nothing; repeating one of them would make the picture drift). After
-    ``frames`` the screen sends nothing until the picture changes, the receiver asks for a key frame, or the
-    periodic key frame is due; each of those sends ``frames`` again from the key frame."""
+    keeps sending ~3 kB frames that add nothing; repeating one of them would make the picture drift), then
+    one more (see ``encode_slide``). After ``frames`` the screen sends nothing until the picture changes, the
+    receiver asks for a key frame, or the periodic key frame is due; each of those sends ``frames`` again
+    from the key frame."""
 
     frames: tuple[bytes, ...]
     size: tuple[int, int]
@@ -339,7 +340,7 @@ class EncodedSlide:
 
 
 SLIDE_MAX_FRAMES = 12
-"""At most this many frames per slide (key frame included)."""
+"""At most this many frames per slide (key frame included), and one more to complete the last."""
 SLIDE_CONVERGED_DB = 0.1
 """The refinement stops when two successive frames improve the decoded picture by less than this (dB)."""
 
@@ -398,9 +399,19 @@ def encode_slide(image: Image.Image, size: tuple[int, int] = (1280, 720), fps: f
             scores.append(_luma_psnr(out.reformat(format="yuv420p").to_ndarray()[: size[1]], target))
         if scores and (scores[-1] == math.inf or len(scores) >= 3 and scores[-1] - scores[-3] < SLIDE_CONVERGED_DB):
             break
-    frame.pict_type = PictureType.NONE
     if not frames:
         raise RuntimeError("the VP8 encoder produced no frame")
+    # One more frame, the encoder's next for the same picture: a receiver that completes a frame only when
+    # the next one starts (aiortc's jitter buffer) would otherwise never show the last refinement, and a
+    # one-frame slide not at all. This one waits there until the next key frame or slide, harmlessly.
+    for j in range(len(frames), len(frames) + 4):
+        frame.pts = int(j * period * 90_000)
+        frame.pict_type = PictureType.NONE
+        data = b"".join(bytes(p) for p in encoder.encode(frame))
+        if data:
+            frames.append(data)
+            break
+    frame.pict_type = PictureType.NONE
     return EncodedSlide(tuple(frames), size, fps, bit_rate, scores[-1] if scores else math.nan)
 
 
