@@ -117,6 +117,10 @@ def _start_agents(specs: list[dict[str, str]], procs: int) -> list[subprocess.Po
     return children
 
 
+_WINDOW_PROFILER: Any = None
+"""A ``cProfile.Profile`` enabled for the measured window of a run (``--profile``), not for its set-up."""
+
+
 async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int = 1) -> dict[str, float]:
     clock = WallClock()
     # Prepared before the meetings run, as the persona prepares its speech and slides.
@@ -139,6 +143,8 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
         cpu0, wall0 = (_cpu_seconds(os.getpid()), sum(_cpu_seconds(c.pid) for c in children)), time.monotonic()
         sent0 = await _rtp_bytes(meetings)
         load0 = _loadavg()
+        if _WINDOW_PROFILER is not None:
+            _WINDOW_PROFILER.enable()
         for m in meetings:
             for f in m.audio_track.stats, m.screen_track.stats:
                 f.frames, f.late_frames, f.max_late = 0, 0, 0.0
@@ -177,6 +183,8 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
             return listener
 
         listeners = await asyncio.gather(*(persona(m) for m in meetings))
+        if _WINDOW_PROFILER is not None:
+            _WINDOW_PROFILER.disable()
         cpu1, wall1 = (_cpu_seconds(os.getpid()), sum(_cpu_seconds(c.pid) for c in children)), time.monotonic()
         sent1 = await _rtp_bytes(meetings)
         load1 = _loadavg()
@@ -314,14 +322,15 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
 
 
 def profile(n: int, seconds: float, audio_only: bool, agent_procs: int, top: int = 25) -> None:
-    """One run of N meetings under cProfile (which slows it down): the persona process's time by function."""
+    """One run of N meetings, its measured window under cProfile (which slows it down): the persona process's
+    time by function (encoding ahead of the meeting is not in it)."""
     import cProfile
     import pstats
 
-    prof = cProfile.Profile()
-    prof.enable()
+    global _WINDOW_PROFILER
+    prof = _WINDOW_PROFILER = cProfile.Profile()
     row = asyncio.run(run(n, seconds, audio_only, agent_procs))
-    prof.disable()
+    _WINDOW_PROFILER = None
     print(f"# n={n}: late frames {row['late_frames']:.0f}, persona CPU {row['cpu_persona_pct']:.2f} % of a core "
           f"per meeting (under the profiler), load {row['load']:.1f}")
     stats = pstats.Stats(prof)
