@@ -312,13 +312,15 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
                 row = _one_run(code, n, seconds, audio_only, agent_procs)
                 if row is not None:
                     rows[label].append(row)
+                    print(f"{n:>3} {label:>5} " + " ".join(f"{row[c]:>12.1f}" for c in SIDE_BY_SIDE) + "  (one run)",
+                          flush=True)  # fmt: skip
         for label, got in rows.items():
             if not got:
                 print(f"{n:>3} {label:>5} no run completed", flush=True)
                 continue
             med = {c: statistics.median(r[c] for r in got) for c in SIDE_BY_SIDE}
             print(f"{n:>3} {label:>5} " + " ".join(f"{med[c]:>12.1f}" for c in SIDE_BY_SIDE),
-                  " ", [int(r["late_frames"]) for r in got], flush=True)  # fmt: skip
+                  f"  median of {len(got)}; late frames per run:", [int(r["late_frames"]) for r in got], flush=True)  # fmt: skip
 
 
 def profile(n: int, seconds: float, audio_only: bool, agent_procs: int, top: int = 25) -> None:
