@@ -45,7 +45,11 @@ async def agent_main(specs: list[dict[str, str]]) -> None:
     from modylbench.agents import AudioReceived, CaptionReceived, Disconnected, MeetingEnded, join
 
     async def one(spec: dict[str, str]) -> None:
-        client = await join(spec["url"], spec["token"])
+        try:
+            client = await join(spec["url"], spec["token"])
+        except Exception as exc:
+            print(f"agent failed to join: {exc!r}", file=sys.stderr, flush=True)
+            raise
         clock = client.session.clock
         expect: float | None = None
         async for ev in client.events():
@@ -169,6 +173,10 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
             end = clock.now() + seconds
             i = 0
             while clock.now() < end:
+                if listener.done() or any(c.poll() is not None for c in children):
+                    # An agent that failed to join (a loaded machine) ends its meeting: its playback would
+                    # never end, and the run would wait for ever.
+                    raise RuntimeError("an agent left or its process died before the end of the run")
                 i += 1
                 if not audio_only:
                     await m.show(slides[i % len(slides)])
@@ -178,7 +186,7 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
                 start = await pb.started
                 # The link's clock starts at the join: meeting times come from it, not from the base clock.
                 await m.send_control(Caption(f"@{m.clock.wall_time() - (m.clock.now() - start)}"))
-                await pb.ended
+                await asyncio.wait_for(pb.ended, pb.duration + 30)
                 await clock.sleep(0.5)
             return listener
 
