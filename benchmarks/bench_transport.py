@@ -46,7 +46,8 @@ async def agent_main(specs: list[dict[str, str]]) -> None:
 
     async def one(spec: dict[str, str]) -> None:
         try:
-            client = await join(spec["url"], spec["token"])
+            # Many agents of one process joining at once on a loaded machine take longer than the default 10 s.
+            client = await join(spec["url"], spec["token"], timeout=120.0)
         except Exception as exc:
             print(f"agent failed to join: {exc!r}", file=sys.stderr, flush=True)
             raise
