@@ -113,8 +113,7 @@ async def _rtp_bytes(meetings: list[object]) -> float:
 def _start_agents(specs: list[dict[str, str]], procs: int) -> list[subprocess.Popen[str]]:
     children = []
     for k in range(max(1, min(procs, len(specs)))):
-        child = subprocess.Popen([sys.executable, __file__, "--agents"], stdin=subprocess.PIPE, text=True,
-                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        child = subprocess.Popen([sys.executable, __file__, "--agents"], stdin=subprocess.PIPE, text=True)
         assert child.stdin is not None
         child.stdin.write(json.dumps(specs[k :: max(1, min(procs, len(specs)))]))
         child.stdin.close()
@@ -294,8 +293,8 @@ def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, ag
     for line in out.stdout.splitlines():
         if line.startswith("JSON "):
             return dict(json.loads(line[5:]))
-    last = (out.stderr.strip().splitlines() or ["no output"])[-1]
-    print(f"# run failed ({code_from or 'this checkout'}, n={n}): {last}", flush=True)
+    lines = [line for line in out.stderr.strip().splitlines() if not line.startswith((" ", "Traceback"))]
+    print(f"# run failed ({code_from or 'this checkout'}, n={n}): {' | '.join(lines[-4:]) or 'no output'}", flush=True)
     return None
 
 
