@@ -339,10 +339,14 @@ def profile(n: int, seconds: float, audio_only: bool, agent_procs: int, top: int
 
     global _WINDOW_PROFILER
     prof = _WINDOW_PROFILER = cProfile.Profile()
-    row = asyncio.run(run(n, seconds, audio_only, agent_procs))
+    try:
+        row = asyncio.run(run(n, seconds, audio_only, agent_procs))
+        print(f"# n={n}: late frames {row['late_frames']:.0f}, persona CPU {row['cpu_persona_pct']:.2f} % of a "
+              f"core per meeting (under the profiler), load {row['load']:.1f}")
+    except RuntimeError as exc:  # the window so far is still worth seeing
+        prof.disable()
+        print(f"# n={n}: the run failed ({exc}); the profile of its window so far:")
     _WINDOW_PROFILER = None
-    print(f"# n={n}: late frames {row['late_frames']:.0f}, persona CPU {row['cpu_persona_pct']:.2f} % of a core "
-          f"per meeting (under the profiler), load {row['load']:.1f}")
     stats = pstats.Stats(prof)
     stats.sort_stats("tottime").print_stats(top)
 
