@@ -19,13 +19,12 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from aiortc import MediaStreamTrack
 from aiortc.mediastreams import MediaStreamError
 from av import CodecContext, Packet, VideoFrame
-from av.video.codeccontext import VideoCodecContext
 from av.video.frame import PictureType
 from PIL import Image
 
@@ -40,7 +39,7 @@ from modylbench.channels._interface import (
     PacingStats,
     Playback,
 )
-from modylbench.channels._webrtc import OpusFrames, ScreenTrack
+from modylbench.channels._webrtc import OpusFrames, ScreenTrack, picture_frame, vp8_encoder
 
 logger = logging.getLogger(__name__)
 
@@ -345,32 +344,6 @@ SLIDE_CONVERGED_DB = 0.1
 """The refinement stops when two successive frames improve the decoded picture by less than this (dB)."""
 
 
-def vp8_encoder(size: tuple[int, int], fps: float, bit_rate: int = ScreenTrack.bit_rate) -> VideoCodecContext:
-    """A VP8 encoder with the screen share's settings (the same as ``ScreenTrack``'s)."""
-    c = cast(VideoCodecContext, CodecContext.create("libvpx", "w"))
-    c.width, c.height = size
-    c.bit_rate = bit_rate
-    c.pix_fmt = "yuv420p"
-    c.time_base = VIDEO_TIME_BASE
-    c.framerate = fractions.Fraction(fps).limit_denominator(1000)
-    c.gop_size = 100_000
-    c.qmin, c.qmax = 2, 56
-    rate = str(bit_rate)
-    c.options = {"bufsize": rate, "minrate": rate, "maxrate": rate, "cpu-used": "-6", "deadline": "realtime",
-                 "lag-in-frames": "0", "noise-sensitivity": "4", "overshoot-pct": "15", "partitions": "0",
-                 "static-thresh": "1", "undershoot-pct": "100"}  # fmt: skip
-    c.thread_count = 1
-    return c
-
-
-def picture_frame(image: Image.Image, size: tuple[int, int]) -> VideoFrame:
-    """``image`` as the encoder's frame (RGB, resized to ``size``, yuv420p)."""
-    img = image.convert("RGB")
-    if img.size != size:
-        img = img.resize(size)
-    return VideoFrame.from_image(img).reformat(format="yuv420p")
-
-
 def _luma_psnr(a: np.ndarray, b: np.ndarray) -> float:
     mse = float(np.mean((a.astype(np.float32) - b.astype(np.float32)) ** 2))
     return math.inf if mse == 0 else 10 * math.log10(255.0**2 / mse)
@@ -513,9 +486,10 @@ class PreEncodedScreenTrack(MediaStreamTrack):
             pts = int(self._t * 90_000)
             if not self.encode_vp8:
                 self.stats.record(self.clock.now() - self._t)
-                if self._raw is None:
-                    self._raw = await asyncio.to_thread(picture_frame, self._image, self.size)
                 frame = self._raw
+                if frame is None:
+                    frame = await asyncio.to_thread(picture_frame, self._image, self.size)
+                    self._raw = frame
                 frame.pts, frame.time_base = pts, VIDEO_TIME_BASE
                 return frame  # type: ignore[return-value]
             if self._slide is None:  # the black screen of the start, encoded once per process
