@@ -19,7 +19,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from aiortc import MediaStreamTrack
@@ -486,10 +486,9 @@ class PreEncodedScreenTrack(MediaStreamTrack):
             pts = int(self._t * 90_000)
             if not self.encode_vp8:
                 self.stats.record(self.clock.now() - self._t)
-                frame = self._raw
-                if frame is None:
-                    frame = await asyncio.to_thread(picture_frame, self._image, self.size)
-                    self._raw = frame
+                if self._raw is None:
+                    self._raw = await asyncio.to_thread(picture_frame, self._image, self.size)
+                frame = cast(VideoFrame, self._raw)  # set just above
                 frame.pts, frame.time_base = pts, VIDEO_TIME_BASE
                 return frame  # type: ignore[return-value]
             if self._slide is None:  # the black screen of the start, encoded once per process
