@@ -153,6 +153,7 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
             for f in m.audio_track.stats, m.screen_track.stats:
                 f.frames, f.late_frames, f.max_late = 0, 0, 0.0
         delays: list[dict[str, float]] = []
+        gone: list[str] = []
 
         async def persona(m: object) -> asyncio.Task[None]:
             from modylbench.channels import Caption, WebRTCMeeting
@@ -164,6 +165,7 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
                     if isinstance(ev, AgentChat):
                         delays.append(json.loads(ev.text))
                     if isinstance(ev, AgentDisconnected):
+                        gone.append(f"{ev.reason} at {ev.time:.1f} s")
                         return
 
             listener = asyncio.create_task(listen())
@@ -176,7 +178,8 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
                 if listener.done() or any(c.poll() is not None for c in children):
                     # An agent that failed to join (a loaded machine) ends its meeting: its playback would
                     # never end, and the run would wait for ever.
-                    raise RuntimeError("an agent left or its process died before the end of the run")
+                    raise RuntimeError(f"an agent left or its process died before the end of the run: {gone[:3]}, "
+                                       f"agent processes' exit codes {[c.poll() for c in children]}")
                 i += 1
                 if not audio_only:
                     await m.show(slides[i % len(slides)])
