@@ -11,6 +11,11 @@ lateness, and the offline-judge score.
     python benchmarks/bench_simulator.py --transport webrtc --turns 8 --concurrency 8 --repeat 2
         # 12 real-time sessions, 8 at a time, each in its own process as `run --concurrency` does;
         # one row per session, then the totals
+    BENCH_CODE_FROM=/tmp/base python benchmarks/bench_simulator.py   # the code of another checkout
+    python benchmarks/bench_simulator.py --scenario financial_analyst_lbo_model --profile   # time by function
+
+"cpu x" is meeting seconds per CPU second of this process: the speed-up a core gives when nothing else runs
+on it (wall-clock speed-up on a shared machine is lower by the load).
 """
 
 from __future__ import annotations
@@ -18,18 +23,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from _code_from import CODE_FROM  # before modylbench: it may point the imports elsewhere
+
 from modylbench.channels import VirtualClock
 from modylbench.scenarios import resolve_scenarios
 from modylbench.simulator._runner import RunSpec, SessionWorkers, run_one, score_session
 from modylbench.simulator._session import MeetingOptions, MeetingResult
 
-HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'cpu s':>7} {'flowed s':>8} {'speed-up':>9} "
+HEADER = (f"{'scenario':<38} {'turns':>5} {'meeting s':>10} {'wall s':>8} {'cpu s':>7} {'flowed s':>8} {'speed-up':>9} {'cpu x':>7} "
           f"{'frames':>7} {'late>20ms':>9} {'max late ms':>11} {'score':>6}")
 
 
@@ -74,10 +82,26 @@ def concurrent(args: argparse.Namespace, ids: list[str], scenarios: dict) -> Non
             late_all, frames_all = late_all + late, frames_all + frames
             worst = max(worst, media.get("audio_max_late_ms", 0.0))
             print(f"{spec.scenario.scenario_id:<38} {result.turns_played:>5} {meeting:>10.1f} {wall:>8.1f} {'-':>7} {'-':>8} "
-                  f"{meeting / wall:>8.1f}x {frames:>7} {late:>9} {media.get('audio_max_late_ms', 0.0):>11.1f} "
+                  f"{meeting / wall:>8.1f}x {'-':>7} {frames:>7} {late:>9} {media.get('audio_max_late_ms', 0.0):>11.1f} "
                   f"{card.scenarios[0].modylbench_score or 0.0:>6.2f}", flush=True)
         print(f"{len(done)} sessions, {min(args.concurrency, len(done))} at a time, {total:.0f} s wall: "
               f"{late_all} of {frames_all} audio frames late by > 20 ms, worst {worst:.1f} ms")
+
+
+def profile(sid: str, args: argparse.Namespace, scenarios: dict, top: int = 30) -> None:
+    """One meeting under cProfile (slower than without): where the in-process path's time goes."""
+    import cProfile
+    import pstats
+
+    with tempfile.TemporaryDirectory() as tmp:
+        prof = cProfile.Profile()
+        c0 = time.process_time()
+        prof.enable()
+        asyncio.run(run_one(RunSpec(scenarios[sid], args.agent, Path(tmp) / "s", args.transport,
+                                    meeting=MeetingOptions(turns=args.turns))))  # fmt: skip
+        prof.disable()
+        print(f"# {sid}: {time.process_time() - c0:.1f} s CPU under the profiler")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(top)
 
 
 def main() -> None:
@@ -89,6 +113,8 @@ def main() -> None:
     ap.add_argument("--scenario", action="append", help="only these scenarios (default: all six)")
     ap.add_argument("--concurrency", type=int, default=1,
                     help="run the sessions (scenarios x repeat) this many at a time, one process each")
+    ap.add_argument("--profile", action="store_true",
+                    help="instead: each scenario once in-process under cProfile; the top functions by own time")
     args = ap.parse_args()
     scenarios = resolve_scenarios()
     ids = args.scenario or list(scenarios)
@@ -99,6 +125,12 @@ def main() -> None:
     if args.concurrency > 1:
         concurrent(args, ids, scenarios)
         return
+    if args.profile:
+        for sid in ids:
+            profile(sid, args, scenarios)
+        return
+    if os.environ.get(CODE_FROM):
+        print(f"# code from {os.environ[CODE_FROM]}")
     print(HEADER)
     for sid in ids:
         rows = []
@@ -124,7 +156,8 @@ def main() -> None:
         score = statistics.median(r[4] for r in rows)
         cpu = statistics.median(r[5] for r in rows)
         flowed = "-" if rows[0][6] is None else f"{statistics.median(r[6] for r in rows):.1f}"
-        print(f"{sid:<38} {turns:>5} {meeting:>10.1f} {wall:>8.1f} {cpu:>7.1f} {flowed:>8} {meeting / wall:>8.1f}x {frames:>7.0f} "
+        print(f"{sid:<38} {turns:>5} {meeting:>10.1f} {wall:>8.1f} {cpu:>7.1f} {flowed:>8} {meeting / wall:>8.1f}x "
+              f"{meeting / cpu:>6.0f}x {frames:>7.0f} "
               f"{late:>9} {max_late:>11.1f} {score:>6.2f}", flush=True)
 
 

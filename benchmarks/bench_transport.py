@@ -1,12 +1,17 @@
 """N meetings side by side over loopback WebRTC: persona audio, 2 fps screen share, chat and a file push.
 
-All persona peers share this process and its event loop, all agent peers share one child process. The N
-meetings run in lock step (each shows a slide, posts chat, speaks, then repeats; each first pushes a 1 MB
-file), the worst case for a shared loop. Prints, per N: connect time, audio frames sent, frames late by
-> 20 ms, the largest lateness, persona speech delay at the agent (packet arrival and after the jitter
-buffer), screen frames and CPU per meeting on each side.
+All persona peers share this process and its event loop; the agent peers run in ``--agent-procs`` child
+processes. The N meetings run in lock step (each shows a slide, posts chat, speaks, then repeats; each
+first pushes a 1 MB file), the worst case for a shared loop. Prints, per N: connect time, audio frames
+sent, frames late by > 20 ms, the largest lateness, persona speech delay at the agent (packet arrival and
+after the jitter buffer), screen frames, CPU, memory and media bandwidth per meeting on each side.
 
     python benchmarks/bench_transport.py --n 1 4 8 --seconds 10 --repeat 3
+    python benchmarks/bench_transport.py --n 8 16 32 --audio-only      # no screen share
+    python benchmarks/bench_transport.py --n 8 16 32 64 --base /tmp/h30-base --repeat 3
+        # side by side with the code of another checkout (a git worktree of an earlier commit): each run in
+        # a fresh process, the two alternating; medians per N and the machine's load
+    python benchmarks/bench_transport.py --n 32 --profile            # where the persona process's time goes
     python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
     python benchmarks/bench_transport.py --agent-push 50 --repeat 3   # persona audio while an agent floods 50 MB
     python benchmarks/bench_transport.py --asr-delay 2 --turns 3      # a real meeting, ASR off then on (2 s server)
@@ -26,11 +31,13 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
+from _code_from import CODE_FROM  # before modylbench: it may point the imports elsewhere
 from PIL import Image, ImageDraw
 
-from modylbench.channels import AgentChat, AgentDisconnected, SignalingServer, WallClock
-from modylbench.channels._audio import fallback_speech, frame_dbfs
+from modylbench.channels import AgentChat, AgentDisconnected, LinkOptions, SignalingServer, WallClock  # noqa: E402
+from modylbench.channels._audio import fallback_speech, frame_dbfs  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +47,12 @@ async def agent_main(specs: list[dict[str, str]]) -> None:
     from modylbench.agents import AudioReceived, CaptionReceived, Disconnected, MeetingEnded, join
 
     async def one(spec: dict[str, str]) -> None:
-        client = await join(spec["url"], spec["token"])
+        try:
+            # Many agents of one process joining at once on a loaded machine take longer than the default 10 s.
+            client = await join(spec["url"], spec["token"], timeout=120.0)
+        except Exception as exc:
+            print(f"agent failed to join: {exc!r}", file=sys.stderr, flush=True)
+            raise
         clock = client.session.clock
         expect: float | None = None
         async for ev in client.events():
@@ -84,33 +96,66 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(n: int, seconds: float) -> dict[str, float]:
-    clock = WallClock()
-    async with SignalingServer() as server:
-        meetings = [server.create_meeting(clock) for _ in range(n)]
-        # Prepared before the meetings run, as the persona prepares its speech and slides.
-        speech = fallback_speech("revenue grew four percent while costs stayed flat")
-        slides = [slide(i) for i in range(8)]
-        payload = os.urandom(1_000_000)
-        for m in meetings:
-            for img in slides:
-                m.prepare_screen(img)
-        specs = [{"url": m.url, "token": m.token} for m in meetings]
-        child = subprocess.Popen(
-            [sys.executable, __file__, "--agents"],
-            stdin=subprocess.PIPE,
-            text=True,
-            stderr=subprocess.DEVNULL,
-        )
+def _loadavg() -> float:
+    return os.getloadavg()[0]
+
+
+async def _rtp_bytes(meetings: list[object]) -> float:
+    """Media bytes the persona side has sent so far, all meetings (RTP outbound streams, aiortc's getStats)."""
+    total = 0.0
+    for m in meetings:
+        pc = getattr(m, "pc", None)
+        if pc is None:
+            continue
+        report = await pc.getStats()
+        total += sum(getattr(s, "bytesSent", 0) for s in report.values() if s.type == "outbound-rtp")
+    return total
+
+
+def _start_agents(specs: list[dict[str, str]], procs: int) -> list[subprocess.Popen[str]]:
+    children = []
+    for k in range(max(1, min(procs, len(specs)))):
+        child = subprocess.Popen([sys.executable, __file__, "--agents"], stdin=subprocess.PIPE, text=True)
         assert child.stdin is not None
-        child.stdin.write(json.dumps(specs))
+        child.stdin.write(json.dumps(specs[k :: max(1, min(procs, len(specs)))]))
         child.stdin.close()
+        children.append(child)
+    return children
+
+
+_WINDOW_PROFILER: Any = None
+"""A ``cProfile.Profile`` enabled for the measured window of a run (``--profile``), not for its set-up."""
+
+
+async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int = 1) -> dict[str, float]:
+    clock = WallClock()
+    # Prepared before the meetings run, as the persona prepares its speech and slides.
+    speech = fallback_speech("revenue grew four percent while costs stayed flat")
+    slides = [slide(i) for i in range(8)]
+    payload = os.urandom(1_000_000)
+    rss_before = _rss_mb(os.getpid())
+    async with SignalingServer() as server:
+        # Joins of many agents at once on a loaded machine take longer than the default 10 s.
+        options = LinkOptions(connect_timeout=120.0)
+        meetings = [server.create_meeting(clock, options) for _ in range(n)]
+        for m in meetings:
+            if hasattr(m, "prepare_speech"):  # absent from the code before pre-encoded media
+                m.prepare_speech(speech)
+            if not audio_only:
+                for img in slides:
+                    m.prepare_screen(img)
+        children = _start_agents([{"url": m.url, "token": m.token} for m in meetings], agent_procs)
         connects = await asyncio.gather(*(m.wait_connected() for m in meetings))
-        cpu0, wall0 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
+        cpu0, wall0 = (_cpu_seconds(os.getpid()), sum(_cpu_seconds(c.pid) for c in children)), time.monotonic()
+        sent0 = await _rtp_bytes(meetings)
+        load0 = _loadavg()
+        if _WINDOW_PROFILER is not None:
+            _WINDOW_PROFILER.enable()
         for m in meetings:
             for f in m.audio_track.stats, m.screen_track.stats:
                 f.frames, f.late_frames, f.max_late = 0, 0, 0.0
         delays: list[dict[str, float]] = []
+        gone: list[str] = []
 
         async def persona(m: object) -> asyncio.Task[None]:
             from modylbench.channels import Caption, WebRTCMeeting
@@ -122,33 +167,46 @@ async def run(n: int, seconds: float) -> dict[str, float]:
                     if isinstance(ev, AgentChat):
                         delays.append(json.loads(ev.text))
                     if isinstance(ev, AgentDisconnected):
+                        gone.append(f"{ev.reason} at {ev.time:.1f} s")
                         return
 
             listener = asyncio.create_task(listen())
-            await m.show(slides[0])
+            if not audio_only:
+                await m.show(slides[0])
             await m.push_file("data.csv", payload, "text/csv")
             end = clock.now() + seconds
             i = 0
             while clock.now() < end:
+                if listener.done() or any(c.poll() is not None for c in children):
+                    # An agent that failed to join (a loaded machine) ends its meeting: its playback would
+                    # never end, and the run would wait for ever.
+                    raise RuntimeError(f"an agent left or its process died before the end of the run: {gone[:3]}, "
+                                       f"agent processes' exit codes {[c.poll() for c in children]}")
                 i += 1
-                await m.show(slides[i % len(slides)])
+                if not audio_only:
+                    await m.show(slides[i % len(slides)])
                 await m.send_chat(f"look at slide {i}")
                 await clock.sleep(0.3)
                 pb = await m.play(speech)
                 start = await pb.started
                 # The link's clock starts at the join: meeting times come from it, not from the base clock.
                 await m.send_control(Caption(f"@{m.clock.wall_time() - (m.clock.now() - start)}"))
-                await pb.ended
+                await asyncio.wait_for(pb.ended, pb.duration + 30)
                 await clock.sleep(0.5)
             return listener
 
         listeners = await asyncio.gather(*(persona(m) for m in meetings))
-        cpu1, wall1 = (_cpu_seconds(os.getpid()), _cpu_seconds(child.pid)), time.monotonic()
-        rss = (_rss_mb(os.getpid()), _rss_mb(child.pid))
+        if _WINDOW_PROFILER is not None:
+            _WINDOW_PROFILER.disable()
+        cpu1, wall1 = (_cpu_seconds(os.getpid()), sum(_cpu_seconds(c.pid) for c in children)), time.monotonic()
+        sent1 = await _rtp_bytes(meetings)
+        load1 = _loadavg()
+        rss = (_rss_mb(os.getpid()), sum(_rss_mb(c.pid) for c in children))
         for m, listener in zip(meetings, listeners, strict=True):
             await m.close()
             await asyncio.wait_for(listener, 5)
-        child.wait(timeout=30)
+        for c in children:
+            c.wait(timeout=30)
     audio = [m.audio_track.stats for m in meetings]
     screen = [m.screen_track.stats for m in meetings]
     persona_cpu, agent_cpu = ((b - a) / (wall1 - wall0) / n * 100 for a, b in zip(cpu0, cpu1, strict=True))
@@ -169,7 +227,10 @@ async def run(n: int, seconds: float) -> dict[str, float]:
         "cpu_persona_pct": persona_cpu,
         "cpu_agent_pct": agent_cpu,
         "rss_persona_mb": rss[0],
+        "mb_per_meeting": (rss[0] - rss_before) / n,
         "rss_agent_mb": rss[1],
+        "kbit_s_per_meeting": (sent1 - sent0) * 8 / 1000 / (wall1 - wall0) / n,
+        "load": (load0 + load1) / 2,
     }
 
 
@@ -182,24 +243,32 @@ COLUMNS = {
     "speech_arrival_ms_max": "latest first speech packet at the agent's socket after its scheduled time, ms",
     "speech_delivered_ms_median": "median time from scheduled speech to the agent's event (after the 80 ms jitter buffer), ms",  # noqa: E501
     "speech_delivered_ms_max": "worst of those, ms",
-    "screen_frames": "screen-share frames sent (2 fps)",
+    "screen_frames": "screen-share frames sent (2 fps; a static pre-encoded screen sends none)",
     "screen_max_late_ms": "largest screen-frame lateness, ms",
-    "cpu_persona_pct": "CPU of the persona process per meeting, % of one core",
-    "cpu_agent_pct": "CPU of the agent process per meeting, % of one core",
-    "rss_persona_mb": "resident memory of the persona process at the end (all N meetings; grows with earlier runs), MB",
-    "rss_agent_mb": "resident memory of the agent process at the end, MB",
+    "cpu_persona_pct": "CPU of the persona (harness) process per meeting, % of one core",
+    "cpu_agent_pct": "CPU of the agent processes per meeting, % of one core",
+    "rss_persona_mb": "resident memory of the persona process at the end (all N meetings), MB",
+    "mb_per_meeting": "persona process memory grown during the run, per meeting, MB",
+    "rss_agent_mb": "resident memory of the agent processes at the end, MB",
+    "kbit_s_per_meeting": "media (RTP) the persona side sends per meeting, kbit/s",
+    "load": "1-minute load average of the machine during the run (2 cores, shared)",
 }
 
 
-async def main(ns: list[int], seconds: float, repeat: int) -> None:
+async def main(ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
+               as_json: bool = False) -> None:  # fmt: skip
+    if as_json:
+        for n in ns:
+            print("JSON " + json.dumps(await run(n, seconds, audio_only, agent_procs)), flush=True)
+        return
     for c, meaning in COLUMNS.items():
         print(f"# {c}: {meaning}")
     cols = list(COLUMNS)
-    print(" ".join(["n/r", *(f"{c:>12}" for c in cols[1:])]))
+    print(" ".join(["n/r", *(f"{c[:12]:>12}" for c in cols[1:])]))
     for n in ns:
         rows = []
         for r in range(repeat):
-            rows.append(await run(n, seconds))
+            rows.append(await run(n, seconds, audio_only, agent_procs))
             label = f"{n}/{r + 1}"
             print(" ".join([f"{label:>3}", *(f"{rows[-1][c]:>12.1f}" for c in cols[1:])]), flush=True)
         if repeat > 1:
@@ -207,6 +276,164 @@ async def main(ns: list[int], seconds: float, repeat: int) -> None:
             worst = max(row["late_frames"] for row in rows)
             print(" ".join([f"{n:>2}~", *(f"{med[c]:>12.1f}" for c in cols[1:])]),
                   f"  <- median of {repeat}; late frames in the worst run: {worst}", flush=True)  # fmt: skip
+
+
+SIDE_BY_SIDE = ["late_frames", "max_late_ms", "speech_delivered_ms_median", "speech_delivered_ms_max",
+                "screen_frames", "cpu_persona_pct", "mb_per_meeting", "kbit_s_per_meeting", "cpu_agent_pct",
+                "connect_ms_max", "load"]  # fmt: skip
+
+
+def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, agent_procs: int) -> dict[str, float] | None:
+    env = dict(os.environ)
+    env.pop(CODE_FROM, None)
+    if code_from:
+        env[CODE_FROM] = code_from
+    args = [sys.executable, __file__, "--json", "--n", str(n), "--seconds", str(seconds),
+            "--agent-procs", str(agent_procs), *(["--audio-only"] if audio_only else [])]  # fmt: skip
+    try:
+        out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600 + 4 * n)
+    except subprocess.TimeoutExpired:
+        print(f"# run timed out ({code_from or 'this checkout'}, n={n})", flush=True)
+        return None
+    for line in out.stdout.splitlines():
+        if line.startswith("JSON "):
+            return dict(json.loads(line[5:]))
+    lines = [line for line in out.stderr.strip().splitlines() if not line.startswith((" ", "Traceback"))]
+    print(f"# run failed ({code_from or 'this checkout'}, n={n}): {' | '.join(lines[-4:]) or 'no output'}", flush=True)
+    return None
+
+
+def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
+                 new: str | None = None) -> None:  # fmt: skip
+    """Each N with the code of ``base`` and of this checkout (or of ``new``, a snapshot of it that later edits
+    here do not change), alternating, each run in a fresh process."""
+    base_commit = subprocess.run(["git", "-C", base, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                 text=True).stdout.strip()  # fmt: skip
+    here = new or os.path.dirname(os.path.abspath(__file__))
+    here_commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                 text=True).stdout.strip()  # fmt: skip
+    print(f"# today = {base} ({base_commit}); new = {new or 'this checkout'} ({here_commit}); {seconds:g} s per run; "
+          f"{'audio only' if audio_only else 'audio + 720p screen share at 2 fps'}; agents in {agent_procs} "
+          f"process(es); medians of {repeat}")
+    for c in SIDE_BY_SIDE:
+        print(f"# {c}: {COLUMNS[c]}")
+    print(f"{'n':>3} {'code':>5} " + " ".join(f"{c[:12]:>12}" for c in SIDE_BY_SIDE) + "  late frames per run")
+    for n in ns:
+        rows: dict[str, list[dict[str, float]]] = {"today": [], "new": []}
+        for _ in range(repeat):
+            for label, code in (("today", base), ("new", new)):
+                row = _one_run(code, n, seconds, audio_only, agent_procs)
+                if row is not None:
+                    rows[label].append(row)
+                    print(f"{n:>3} {label:>5} " + " ".join(f"{row[c]:>12.1f}" for c in SIDE_BY_SIDE) + "  (one run)",
+                          flush=True)  # fmt: skip
+        for label, got in rows.items():
+            if not got:
+                print(f"{n:>3} {label:>5} no run completed", flush=True)
+                continue
+            med = {c: statistics.median(r[c] for r in got) for c in SIDE_BY_SIDE}
+            print(f"{n:>3} {label:>5} " + " ".join(f"{med[c]:>12.1f}" for c in SIDE_BY_SIDE),
+                  f"  median of {len(got)}; late frames per run:", [int(r["late_frames"]) for r in got], flush=True)  # fmt: skip
+
+
+def profile(n: int, seconds: float, audio_only: bool, agent_procs: int, top: int = 25) -> None:
+    """One run of N meetings, its measured window under cProfile (which slows it down): the persona process's
+    time by function (encoding ahead of the meeting is not in it)."""
+    import cProfile
+    import pstats
+
+    global _WINDOW_PROFILER
+    prof = _WINDOW_PROFILER = cProfile.Profile()
+    try:
+        row = asyncio.run(run(n, seconds, audio_only, agent_procs))
+        print(f"# n={n}: late frames {row['late_frames']:.0f}, persona CPU {row['cpu_persona_pct']:.2f} % of a "
+              f"core per meeting (under the profiler), load {row['load']:.1f}")
+    except RuntimeError as exc:  # the window so far is still worth seeing
+        prof.disable()
+        print(f"# n={n}: the run failed ({exc}); the profile of its window so far:")
+    _WINDOW_PROFILER = None
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(top)
+
+
+async def _media_cost_one(label: str, meetings: int, seconds: float, speech: bytes, slides: list[Image.Image]) -> None:
+    from modylbench.channels import VirtualClock
+    from modylbench.channels._audio import AudioSource
+    from modylbench.channels._encoded import (
+        EncodedAudioSource,
+        PreEncodedAudioTrack,
+        PreEncodedScreenTrack,
+        speech_packets,
+    )
+    from modylbench.channels._webrtc import PacedAudioTrack, ScreenTrack
+
+    clock = VirtualClock()
+    rss0, c0 = _rss_mb(os.getpid()), time.process_time()
+    pairs: list[tuple[Any, Any]] = []
+    for _ in range(meetings):
+        if label.startswith("frame"):
+            source = AudioSource()
+            audio: Any = PacedAudioTrack(source, clock)
+            screen: Any = ScreenTrack(clock, 2.0)
+            for img in slides:
+                screen.prepare(img)
+        else:
+            source = EncodedAudioSource()
+            audio = PreEncodedAudioTrack(source, clock)
+            screen = PreEncodedScreenTrack(clock, 2.0)
+            speech_packets(speech)
+            for img in slides:
+                screen.prepare(img)
+        pairs.append((audio, screen))
+    prepare = time.process_time() - c0
+    c1 = time.process_time()
+    sent = {"audio": 0, "video": 0}
+
+    async def pull(track: Any, kind: str) -> None:
+        while clock.now() < seconds:
+            sent[kind] += len(bytes(await track.recv()))
+
+    async def persona(audio: Any, screen: Any) -> None:
+        while clock.now() < seconds:
+            if label.startswith("frame"):
+                screen.show(screen.prepared(slides[int(clock.now() // 10) % len(slides)]))
+            else:
+                await screen.show_image(slides[int(clock.now() // 10) % len(slides)])
+            for _ in range(2):
+                pb = audio.source.play(speech)
+                await pb.ended
+                await clock.sleep(5.0 - pb.duration)
+
+    async def one(audio: Any, screen: Any) -> None:
+        driver = asyncio.ensure_future(persona(audio, screen))
+        await asyncio.gather(pull(audio, "audio"), pull(screen, "video"))
+        driver.cancel()
+
+    await asyncio.gather(*(one(a, s) for a, s in pairs))
+    cpu = time.process_time() - c1
+    rss = (_rss_mb(os.getpid()) - rss0) / meetings
+    print(f"{label:<26} {prepare / meetings:>10.3f} {cpu / seconds / meetings * 100:>11.2f} {rss:>6.1f} "
+          f"{sent['audio'] / seconds / meetings:>10.0f} {sent['video'] / seconds / meetings:>10.0f}",
+          flush=True)  # fmt: skip
+    for a, s in pairs:
+        a.stop()
+        s.stop()
+    del pairs
+
+
+async def media_cost(meetings: int, seconds: float) -> None:
+    """CPU and memory of the persona's media alone, per meeting: today's tracks (Opus per frame, a VP8 encoder
+    per meeting) against the pre-encoded ones, ``meetings`` at once on one loop with a virtual clock. Each
+    meeting speaks 3 s of every 5 and changes slide every 10 s at 2 fps; the tracks are pulled as aiortc's
+    sender pulls them. CPU is process time (all threads), steadier than lateness on a shared machine."""
+
+    speech = fallback_speech("revenue grew four percent while costs stayed flat")
+    slides = [slide(i) for i in range(8)]
+    print(f"# {meetings} meetings, {seconds:g} s of meeting each, load {_loadavg():.1f}")
+    print(f"{'path':<26} {'prepare s':>10} {'cpu % core':>11} {'MB':>6} {'audio B/s':>10} {'video B/s':>10} "
+          "  (per meeting)")
+    for label in ("frame by frame (today)", "pre-encoded (new)"):
+        await _media_cost_one(label, meetings, seconds, speech, slides)
 
 
 async def file_cost(megabytes: int = 4, repeat: int = 3) -> None:
@@ -478,6 +705,15 @@ if __name__ == "__main__":
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--repeat", type=int, default=1, help="runs per N; with more than one a median row follows")
     p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--audio-only", action="store_true", help="the persona never shares its screen")
+    p.add_argument("--agent-procs", type=int, default=1, help="child processes the agent peers are spread over")
+    p.add_argument("--base", metavar="DIR",
+                   help="side by side with the code of DIR (a git worktree of another commit), fresh process per run")
+    p.add_argument("--new", metavar="DIR", help="with --base: the new side's code from DIR instead of this checkout")
+    p.add_argument("--profile", action="store_true", help="instead: one run per N under cProfile, top functions")
+    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--media-cost", action="store_true",
+                   help="instead: CPU and memory of the persona's media tracks alone, today's against pre-encoded")
     p.add_argument("--file-cost", action="store_true", help="instead: CPU per MB of a file push (SCTP)")
     p.add_argument("--agent-push", type=int, metavar="MB",
                    help="instead: persona audio lateness while the agent pushes MB megabytes unpaced")  # fmt: skip
@@ -517,5 +753,12 @@ if __name__ == "__main__":
         asyncio.run(file_cost())
     elif a.agents:
         asyncio.run(agent_main(json.loads(sys.stdin.read())))
+    elif a.media_cost:
+        asyncio.run(media_cost(a.n[0], a.seconds))
+    elif a.base:
+        side_by_side(a.base, a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.new)
+    elif a.profile:
+        for n in a.n:
+            profile(n, a.seconds, a.audio_only, a.agent_procs)
     else:
-        asyncio.run(main(a.n, a.seconds, a.repeat))
+        asyncio.run(main(a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.json))

@@ -4,6 +4,7 @@ document, and the agent's side of a meeting (what ``modylbench.agents`` wraps as
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import VoiceActivity, fallback_speech
 from modylbench.channels._clock import Clock, ClockTimeout, VirtualClock, WallClock, wait_for, wall_work
+from modylbench.channels._encoded import EncodedSlide, EncodedSpeech, encode_slide, encode_speech, speech_key
 from modylbench.channels._inproc import InProcessMeeting
 from modylbench.channels._interface import (
     FRAME_BYTES,
@@ -93,6 +94,11 @@ __all__ = [
     "SignalingServer",
     "TaskOwner",
     "WebRTCMeeting",
+    "EncodedSlide",
+    "EncodedSpeech",
+    "encode_slide",
+    "encode_speech",
+    "speech_key",
     "WebServer",
     "LinkOptions",
     "MeetingLink",

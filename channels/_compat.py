@@ -151,6 +151,29 @@ def take_keyframe_request(sender: Any) -> bool:
     return False
 
 
+@functools.cache
+def encoded_packets_supported() -> bool:
+    """True when aiortc sends a track's finished ``av.Packet`` as it is, which the pre-encoded tracks rely on.
+
+    aiortc 1.16's ``RTCRtpSender._next_encoded_frame`` encodes what ``recv()`` returns only when it is an
+    ``av.Frame``; anything else goes to the codec's ``pack(packet)`` (``OpusEncoder``, ``Vp8Encoder``), which
+    only packetizes it (VP8 payload descriptor, the sender's own picture id) and takes the RTP timestamp from
+    ``pts``/``time_base``; the sender adds its own SSRC, sequence numbers and timestamp origin. Checked here:
+    both ``pack`` methods exist and the sender still tells frames from packets."""
+    check_versions()
+    import inspect
+
+    from aiortc.codecs.opus import OpusEncoder
+    from aiortc.codecs.vpx import Vp8Encoder
+
+    try:
+        source = inspect.getsource(RTCRtpSender._next_encoded_frame)
+    except (AttributeError, OSError, TypeError):
+        return False
+    packs = all(callable(getattr(codec, "pack", None)) for codec in (OpusEncoder, Vp8Encoder))
+    return packs and "isinstance(data, Frame)" in source and ".pack(data)" in source
+
+
 # ---------------------------------------------------------------- aiortc: the audio receive path
 
 _JITTER_BUFFER = "_RTCRtpReceiver__jitter_buffer"

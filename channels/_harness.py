@@ -59,6 +59,8 @@ from modylbench.channels._wire import (
 if TYPE_CHECKING:
     from PIL import Image
 
+    from modylbench.channels._encoded import EncodedSpeech
+
 logger = logging.getLogger(__name__)
 
 
@@ -133,6 +135,9 @@ class LinkBase:
 
     def prepare_screen(self, image: Image.Image) -> None:
         """Nothing to prepare by default (see ``MeetingLink.prepare_screen``)."""
+
+    def prepare_speech(self, pcm: bytes, encoded: EncodedSpeech | None = None) -> None:
+        """Nothing to prepare by default (see ``MeetingLink.prepare_speech``)."""
 
     def __init__(self, clock: Clock, options: LinkOptions | None = None) -> None:
         self.clock = clock if isinstance(clock, JoinClock) else JoinClock(clock)

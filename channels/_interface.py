@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from modylbench.channels._clock import Clock
+    from modylbench.channels._encoded import EncodedSpeech
 
 logger = logging.getLogger(__name__)
 
@@ -418,6 +419,11 @@ class MeetingLink(Protocol):
     def prepare_screen(self, image: Image.Image) -> None:
         """Do the expensive part of showing ``image`` now, before the meeting (optional; the same object
         must be passed to ``show`` later)."""
+        ...
+
+    def prepare_speech(self, pcm: bytes, encoded: EncodedSpeech | None = None) -> None:
+        """Encode ``pcm`` now, before the meeting, for a transport that sends encoded audio (optional: speech
+        played unprepared is encoded as it goes); ``encoded`` is its packets from a cache, if any."""
         ...
 
     async def show(self, image: Image.Image) -> float:

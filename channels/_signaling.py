@@ -27,10 +27,18 @@ from modylbench.channels._compat import (
     RecoveringJitterBuffer,
     SctpRetransmissions,
     count_sctp_retransmissions,
+    encoded_packets_supported,
     ice_connections,
     intercept_datagrams,
     jitter_buffer_of,
     keyframe_requests_visible,
+)
+from modylbench.channels._encoded import (
+    EncodedAudioSource,
+    EncodedSpeech,
+    PreEncodedAudioTrack,
+    PreEncodedScreenTrack,
+    speech_packets,
 )
 from modylbench.channels._harness import LinkBase, closing_reason
 from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, media_stats
@@ -38,8 +46,6 @@ from modylbench.channels._network import PROFILES, Impairment, network_sample
 from modylbench.channels._webrtc import (
     ArrivalTimes,
     DataChannelPipe,
-    PacedAudioTrack,
-    ScreenTrack,
     consume_audio,
     consume_video,
     instrument_audio_receiver,
@@ -153,8 +159,10 @@ class WebRTCMeeting(LinkBase):
         self.token = token
         self.url = ""
         self.pc: RTCPeerConnection | None = None
-        self.audio_track = PacedAudioTrack(self.audio, self.clock)
-        self.screen_track = ScreenTrack(self.clock, self.options.screen_fps, self.options.screen_size)
+        # The persona's media is encoded once per process and sent by every meeting (channels/_encoded.py).
+        self.audio = audio = EncodedAudioSource()
+        self.audio_track = PreEncodedAudioTrack(audio, self.clock)
+        self.screen_track = PreEncodedScreenTrack(self.clock, self.options.screen_fps, self.options.screen_size)
         self._channels: dict[str, RTCDataChannel] = {}
         self._ws: ServerConnection | None = None
         self._ended = False
@@ -206,6 +214,9 @@ class WebRTCMeeting(LinkBase):
     async def accept_offer(self, sdp: str) -> str:
         """Answer the agent's offer; raises ValueError for an unusable SDP."""
         summary = sdp_summary(sdp)
+        if not encoded_packets_supported():
+            logger.warning("aiortc internals changed: its sender may no longer send the persona's pre-encoded "
+                           "packets as they are; run tests/channels/test_compat.py")
         if "application" not in summary["media"]:
             raise ValueError("offer has no data channels (m=application); create them before the offer")
         lines = sdp.splitlines()
@@ -339,14 +350,13 @@ class WebRTCMeeting(LinkBase):
     def prepare_screen(self, image: Image.Image) -> None:
         self.screen_track.prepare(image)
 
+    def prepare_speech(self, pcm: bytes, encoded: EncodedSpeech | None = None) -> None:
+        speech_packets(pcm, encoded)
+
     async def show(self, image: Image.Image) -> float:
-        # Converting a 1280x720 picture to a video frame takes ~6 ms; doing it on the event loop made the
-        # audio track's first frames late (measured at meeting start), so a picture not prepared before the
-        # meeting is converted in a worker thread.
-        frame = self.screen_track.prepared(image)
-        if frame is None:
-            frame = await asyncio.to_thread(self.screen_track.convert, image)
-        self.screen_track.show(frame)
+        # Encoding a 1280x720 slide takes 0.1-0.4 s; on the event loop it would make every meeting's audio
+        # late, so a picture not prepared before the meeting is encoded in a worker thread.
+        await self.screen_track.show_image(image)
         return self.clock.now()
 
     # ---------------------------------------------------------------- lifecycle

@@ -89,6 +89,11 @@ class OpusFrames:
         packets = encoder.encode(frame)
         return bytes(packets[-1]) if packets else None
 
+    def reset(self) -> None:
+        """Forget the speech encoder: the next voiced frame opens a fresh one (the receiver's decoder has
+        followed other packets meanwhile, e.g. cached ones)."""
+        self._encoder = None
+
     def packet(self, pcm: bytes, pts: int) -> Packet:
         silent = pcm == SILENCE
         data: bytes | None = None
@@ -104,6 +109,34 @@ class OpusFrames:
         out.pts = pts
         out.time_base = fractions.Fraction(1, SAMPLE_RATE)
         return out
+
+
+def vp8_encoder(size: tuple[int, int], fps: float | None = None, bit_rate: int = 500_000) -> VideoCodecContext:
+    """A VP8 encoder with the screen share's settings: constant ``bit_rate``, real time, one thread, key frames
+    only when asked (``PictureType.I``); ``fps`` sets its frame rate when given."""
+    c = cast(VideoCodecContext, CodecContext.create("libvpx", "w"))
+    c.width, c.height = size
+    c.bit_rate = bit_rate
+    c.pix_fmt = "yuv420p"
+    c.time_base = fractions.Fraction(1, 90_000)
+    if fps is not None:
+        c.framerate = fractions.Fraction(fps).limit_denominator(1000)
+    c.gop_size = 100_000  # key frames only when the track asks for them
+    c.qmin, c.qmax = 2, 56
+    rate = str(bit_rate)
+    c.options = {"bufsize": rate, "minrate": rate, "maxrate": rate, "cpu-used": "-6", "deadline": "realtime",
+                 "lag-in-frames": "0", "noise-sensitivity": "4", "overshoot-pct": "15", "partitions": "0",
+                 "static-thresh": "1", "undershoot-pct": "100"}  # fmt: skip
+    c.thread_count = 1
+    return c
+
+
+def picture_frame(image: Image.Image, size: tuple[int, int]) -> VideoFrame:
+    """``image`` as the encoder's frame (RGB, resized to ``size``, yuv420p)."""
+    img = image.convert("RGB")
+    if img.size != size:
+        img = img.resize(size)
+    return VideoFrame.from_image(img).reformat(format="yuv420p")
 
 
 class PacedAudioTrack(MediaStreamTrack):
@@ -174,19 +207,7 @@ class ScreenTrack(MediaStreamTrack):
         self._last_key = -math.inf
 
     def _new_encoder(self) -> VideoCodecContext:
-        c = cast(VideoCodecContext, CodecContext.create("libvpx", "w"))
-        c.width, c.height = self.size
-        c.bit_rate = self.bit_rate
-        c.pix_fmt = "yuv420p"
-        c.time_base = fractions.Fraction(1, 90_000)
-        c.gop_size = 100_000  # key frames only when this track asks for them
-        c.qmin, c.qmax = 2, 56
-        rate = str(self.bit_rate)
-        c.options = {"bufsize": rate, "minrate": rate, "maxrate": rate, "cpu-used": "-6", "deadline": "realtime",
-                     "lag-in-frames": "0", "noise-sensitivity": "4", "overshoot-pct": "15", "partitions": "0",
-                     "static-thresh": "1", "undershoot-pct": "100"}  # fmt: skip
-        c.thread_count = 1
-        return c
+        return vp8_encoder(self.size, bit_rate=self.bit_rate)
 
     def stop(self) -> None:
         super().stop()
@@ -210,10 +231,7 @@ class ScreenTrack(MediaStreamTrack):
 
     def convert(self, image: Image.Image) -> VideoFrame:
         """The picture as the encoder's frame (~6 ms for 1280x720; thread-safe)."""
-        img = image.convert("RGB")
-        if img.size != self.size:
-            img = img.resize(self.size)
-        return VideoFrame.from_image(img).reformat(format="yuv420p")
+        return picture_frame(image, self.size)
 
     def prepare(self, image: Image.Image, keep: int = 256) -> None:
         """Convert ``image`` now (before the meeting) so that showing it later costs nothing; the newest

@@ -40,7 +40,7 @@ from modylbench.personas._answerer import (
 from modylbench.personas._challenge import Challenge, challenges_for, outcome
 from modylbench.personas._room import RoomPlayer
 from modylbench.personas._slides import render_slide
-from modylbench.personas._speech import SpeechEngine, wav_bytes
+from modylbench.personas._speech import CachedEngine, SpeechEngine, wav_bytes
 from modylbench.record import (
     Attachment,
     ChatMessage,
@@ -189,6 +189,9 @@ class ScriptedPersona:
         for t in turns:
             pcm = (self.speech if self.room is None else self.room.engine_for(t)).synthesize(t.human_utterance)
             self._audio[t.turn_index] = pcm
+            if self.link.transport == "webrtc":  # sent as Opus: encoded once, ahead (channels/_encoded.py)
+                cached = self.speech.encoded(t.human_utterance, pcm) if isinstance(self.speech, CachedEngine) else None
+                self.link.prepare_speech(pcm, cached)
             self._audio_att[t.turn_index] = self.attach(wav_bytes(pcm), "audio/wav")
             for cue in (t.aside.text if t.aside else None, t.backchannel.text if t.backchannel else None):
                 if cue is not None and cue not in self._cue_audio:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from modylbench.channels import EncodedSpeech, encode_speech, speech_key
 from modylbench.record import ModelSpec, ModelSpecError
 
 logger = logging.getLogger(__name__)
@@ -206,6 +207,26 @@ class CachedEngine:
         tmp.write_bytes(wav_bytes(pcm))
         os.replace(tmp, path)
         return pcm
+
+    def encoded(self, text: str, pcm: bytes) -> EncodedSpeech:
+        """The Opus packets of ``pcm`` (the speech of ``text``), kept next to its WAV (``<key>.opus``): encoded
+        once, then read back by every later run and process. An entry that does not match ``pcm`` is
+        encoded again."""
+        path = self.cache_dir / f"{self.key(text)}.opus"
+        if path.exists():
+            try:
+                found = EncodedSpeech.from_bytes(path.read_bytes())
+                if found.key == speech_key(pcm):
+                    return found
+            except (ValueError, OSError):
+                pass
+            logger.warning("encoded speech %s does not match its audio; encoding again", path.name)
+        packets = encode_speech(pcm)
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".opus-part")
+        tmp.write_bytes(packets.to_bytes())
+        os.replace(tmp, path)
+        return packets
 
 
 def wav_bytes(pcm: bytes, channels: int = 1, rate: int = SAMPLE_RATE) -> bytes:

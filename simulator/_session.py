@@ -266,7 +266,8 @@ def _down(pcm: bytes) -> np.ndarray:
     step = 48_000 // RECORDING_RATE
     a = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], dtype=np.int16)
     n = len(a) // step * step
-    return a[:n].reshape(-1, step).mean(axis=1).astype(np.int16) if n else np.zeros(0, np.int16)
+    # the mean as an integer sum divided: the same values as .mean(axis=1), at a fraction of its overhead
+    return (a[:n].reshape(-1, step).sum(axis=1, dtype=np.int32) / step).astype(np.int16) if n else np.zeros(0, np.int16)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from modylbench.channels._compat import (
     WRITTEN_FOR,
     RecoveringJitterBuffer,
     enable_loopback_candidates,
+    encoded_packets_supported,
     jitter_buffer_of,
     keyframe_requests_visible,
     loop_has_ready_callbacks,
@@ -66,6 +67,26 @@ async def test_a_pli_from_the_receiver_is_seen_as_a_keyframe_request() -> None:
         assert take_keyframe_request(sender) is False  # consumed
     finally:
         await pc.close()
+
+
+def test_the_sender_still_sends_a_tracks_encoded_packets_as_they_are() -> None:
+    """The pre-encoded tracks (channels/_encoded.py) return ``av.Packet``s; aiortc must pack them, not encode."""
+    from fractions import Fraction
+
+    from aiortc.codecs.opus import OpusEncoder
+    from aiortc.codecs.vpx import Vp8Encoder
+    from av import Packet
+
+    assert encoded_packets_supported()
+    packet = Packet(b"\x90\x00\x00\x9d\x01\x2a" + bytes(40))
+    packet.pts, packet.time_base = 45_000, Fraction(1, 90_000)
+    encoder = Vp8Encoder()
+    payloads, timestamp = encoder.pack(packet)
+    assert timestamp == 45_000 and payloads and payloads[0].endswith(bytes(packet))  # descriptor + the bytes
+    assert encoder.pack(packet)[0][0] != payloads[0]  # the sender's own picture id advances
+    audio = Packet(b"\xf8\xff\xfe")
+    audio.pts, audio.time_base = 960, Fraction(1, 48_000)
+    assert OpusEncoder().pack(audio) == ([b"\xf8\xff\xfe"], 960)
 
 
 class _CountingBuffer(RecoveringJitterBuffer):
