@@ -437,6 +437,9 @@ class AgentEventRecorder:
             self.disconnect_reason = ev.reason
             rec.emit(Disconnect(**rec.common(), participant="agent", reason=ev.reason))
             act.gone = True
+            # Nobody pulls the persona's audio track any more: end what is queued now, or a persona awaiting
+            # the end of its speech would wait until the meeting's timeout.
+            self.link.stop_playback()
         act.poke()
 
 

@@ -251,3 +251,39 @@ def test_concurrent_webrtc_sessions_run_in_their_own_processes(tmp_path: Path,
         assert manifest["complete"] and manifest["transport"] == "webrtc"
         assert manifest["media"]["audio_frames_sent"] > 50
         assert f"mini_fixture × {agent}: completed, 4 turns" in err
+
+
+class LeavesWhileThePersonaSpeaks(BuiltinAgent):
+    """Hangs up as soon as the persona starts its second line (its caption arrives with the first audio frame)."""
+
+    name = "hangs-up"
+
+    async def run(self, client: Any) -> None:
+        from modylbench.agents import CaptionReceived, TurnEnded
+
+        async for ev in client.events():
+            if isinstance(ev, TurnEnded) and ev.turn_index == 0:
+                await client.done(0)  # the first turn closes at once
+            if isinstance(ev, CaptionReceived) and ev.utterance_id == "u1":
+                await client.leave()
+                return
+
+
+@pytest.mark.slow
+def test_an_agent_hanging_up_mid_speech_ends_the_meeting_at_once(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over WebRTC nobody pulls the persona's audio track once the agent has gone: the speech it was playing
+    must end then, not at the meeting's timeout."""
+    from modylbench.agents import _reference
+
+    monkeypatch.setitem(_reference.AGENTS, "hangs-up", LeavesWhileThePersonaSpeaks)
+    folder = tmp_path / "s"
+    result, _ = _run("financial_analyst_lbo_model", "hangs-up", folder, turns=3, transport="webrtc")
+    assert result.termination_reason == "agent_disconnected"
+    events = read_record(folder).events
+    line = next(e for e in events if e.event == "persona_utterance" and e.turn_index == 1)
+    end = events[-1]
+    assert end.event == "session_end"
+    # The line was cut where the agent left, well before its scripted length was over.
+    assert line.end - line.start < 0.9 * len(line.text.split()) / 2.5
+    assert end.meeting_time < line.start + 30
