@@ -13,9 +13,9 @@ import pytest
 
 from modylbench.record import SessionFolder
 from modylbench.scenarios import load_path
+from modylbench.simulator._batch import cell_status
 from modylbench.simulator._runner import session_complete
 from modylbench.simulator._sessionkey import agent_slug
-from modylbench.simulator._batch import cell_status
 from modylbench.simulator.cli import exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
