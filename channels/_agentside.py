@@ -74,7 +74,7 @@ class AgentSession:
         self._queue_limit = queue_limit
         self._files = FileTransfers(clock, max_file_size, self._reply_on_files, self._file_received)
         self._closed = False
-        self._reports: list[asyncio.Task[Any]] = []
+        self._reports: list[asyncio.Future[Any]] = []
         """Error reports still being sent (``report_error`` does not wait); later control messages wait for them."""
         self.dropped = 0
 

@@ -8,11 +8,9 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 
 class TaskOwner:
@@ -29,10 +27,10 @@ class TaskOwner:
         self.quiet = quiet
         self._tasks: set[asyncio.Future[Any]] = set()
 
-    def start(self, aw: Awaitable[T], name: str) -> asyncio.Future[T]:
+    def start(self, aw: Awaitable[Any], name: str) -> asyncio.Future[Any]:
         """Run ``aw`` (a coroutine, or a future: a shield, a thread) as a task of this owner."""
         if inspect.iscoroutine(aw):
-            task: asyncio.Future[T] = asyncio.get_running_loop().create_task(aw, name=f"{self.name}:{name}")
+            task: asyncio.Future[Any] = asyncio.get_running_loop().create_task(aw, name=f"{self.name}:{name}")
         else:
             task = asyncio.ensure_future(aw)
         self._tasks.add(task)

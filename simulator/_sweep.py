@@ -462,7 +462,7 @@ def sweep(
     if ray is not None:
         from modylbench.simulator._ray import check_address
 
-        check_address(ray.address)  # before OUT is touched
+        check_address(str(ray.address))  # before OUT is touched
     from modylbench.simulator._results import write_atomic
 
     write_atomic(

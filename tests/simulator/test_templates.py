@@ -126,7 +126,7 @@ def test_a_builder_without_seeds_is_a_one_line_error(monkeypatch: pytest.MonkeyP
     with pytest.raises(ScenarioLoadError, match="cannot build fresh instances yet"):
         builtins.build(LBO.scenario_id, 3)
     assert builtins.build(LBO.scenario_id, 0) == LBO  # seed 0 still reads the data file
-    assert exit_code(["export-dataset", "/nonexistent-never-written", "--seed", "3"]) == 2
+    assert exit_code(["export-dataset", "--out", "/nonexistent-never-written", "--seed", "3"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {LBO.scenario_id}: this built-in scenario cannot build fresh instances yet")
     assert err.count("\n") == 1 and "Traceback" not in err
