@@ -53,7 +53,7 @@ def pick(scenarios: dict[str, Any], scenario_id: str) -> Any:
     return scenarios[scenario_id]
 
 
-@click.command("play-script", short_help="Print a scenario as a play script (who speaks, channel, shown, expected).")
+@click.command("play-script", short_help="Print a scenario as a play script (Markdown, turn by turn) for review.")
 @click.argument("scenario_id")
 @scenarios_option
 @seed_option

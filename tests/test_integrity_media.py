@@ -158,7 +158,7 @@ def test_sweep_resume_refuses_an_edited_a_planted_and_a_symlinked_cell(
 
     assert exit_code(["sweep", str(path), "--progress", "off"]) == 0
     err = capsys.readouterr().err
-    assert f"refused {planted.name}: its manifest does not name it as a sweep cell; left out of the results" in err
+    assert f"refused {planted.name}: its manifest does not name it as a session of its own; left out of the results" in err
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["cells"]["complete"] == 2
     scores = {r["model"]: r["modylbench_score"] for r in board["rows"]} if "modylbench_score" in board["rows"][0] \

@@ -65,8 +65,16 @@ def test_the_skeleton_has_the_one_layout(skeleton: tuple[Path, str]) -> None:
     folder, _ = skeleton
     assert {f.name for f in folder.iterdir() if f.name != "__pycache__"} == LAYOUT
     for builtin in (ROOT / "scenarios" / "builtin").iterdir():
-        if (builtin / "script.py").is_file():
-            assert LAYOUT <= {f.name for f in builtin.iterdir()}, builtin.name
+        if not (builtin / "script.py").is_file():
+            continue
+        names = {f.name for f in builtin.iterdir()}
+        if "data.py" in names:
+            assert LAYOUT <= names, builtin.name
+        else:
+            # A meeting built on another builder (the multi-party ones): its identity and script, and the
+            # data, solver and wording of the builder it imports (docs/authoring.md "Several people").
+            assert {"__init__.py", "identity.toml", "script.py"} <= names, builtin.name
+            assert "from modylbench.scenarios.builtin" in (builtin / "script.py").read_text(), builtin.name
 
 
 @pytest.mark.parametrize("seed", [0, 1, 3])

@@ -243,16 +243,17 @@ def test_a_neutral_reply_to_every_curveball_is_not_handling_it() -> None:
 
 @pytest.mark.parametrize("sid", sorted(SCENARIOS))
 def test_an_answer_a_turn_late_after_a_question_is_credited(sid: str) -> None:
-    """Every turn: a clarifying question now, the answer at the start of the next turn."""
+    """Every turn: a clarifying question now, the answer at the start of the agent's next turn (with several
+    people, lines for someone else stay quiet, as the reference does: the answer waits for the agent's turn)."""
     sc = SCENARIOS[sid]
     w = ADV.reference_work(sc)
     n = len(sc.turns)
-    speech, chat = [], []
-    for t in range(n):
+    own = [t for t in range(n) if not sc.expects_quiet(sc.turns[t])]
+    speech, chat = list(w.speech), list(w.chat)
+    for k, t in enumerate(own):
         ask = "Before I answer: which basis do you want me to use? I'll confirm next turn."
-        prev = w.speech[t - 1] if t else ""
-        speech.append((prev + " " + (ask if t < n - 1 else w.speech[t])).strip())
-        chat.append(w.chat[t])
+        prev = w.speech[own[k - 1]] if k else ""
+        speech[t] = (prev + " " + (ask if k < len(own) - 1 else w.speech[t])).strip()
     card = _score(ADV.emit(sc, "late", ADV.Work(speech, chat, w.edits)), sc)
     assert card.modylbench_score is not None and card.modylbench_score >= 9.0, card.flags
     assert sum(1 for t in card.turns if "answered_late" in t.flags) >= n // 2

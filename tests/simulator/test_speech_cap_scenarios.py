@@ -54,5 +54,8 @@ async def test_declared_words_need_the_voice_to_say_them(sid: str, tmp_path: Any
     assert not spoken.where("transcript_unsupported"), spoken.where("transcript_unsupported")
     assert spoken.score >= 7.5, str(spoken)
     # Gaming: declared without the voice to say them, they are flagged and buy nothing.
-    assert len(claimed.where("transcript_unsupported")) == TURNS, claimed.where("transcript_unsupported")
+    # (every turn with words to say: a multi-party meeting's lines for someone else have none)
+    said = sum(1 for t in PLAYING["scenario"].turns[:TURNS] if t.reference_response.strip())
+    assert said >= TURNS - 2
+    assert len(claimed.where("transcript_unsupported")) == said, claimed.where("transcript_unsupported")
     assert claimed.score < 6.0 and claimed.score < spoken.score - 3.0, (claimed.score, spoken.score)

@@ -64,12 +64,15 @@ def test_dry_run_lists_the_cells_and_flags_override_the_file(
     )
     assert exit_code(["sweep", str(path), "--out", str(tmp_path / "out"), "--dry-run"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    # Two built-in scenarios carry difficulty=hard; 2 scenarios x 2 agents x 2 trials.
-    assert lines[-1] == "8 cells: 8 todo"
+    # Four built-in scenarios carry difficulty=hard (LBO and supply chain, and their multi-party meetings);
+    # 4 scenarios x 2 agents x 2 trials.
+    assert lines[-1] == "16 cells: 16 todo"
     assert lines[0] == "todo     financial_analyst_lbo_model__oracle__inproc__turns3__seed0__t0"
     assert {ln.split("__")[0].split()[-1] for ln in lines[:-1]} == {
         "financial_analyst_lbo_model",
         "optimization_solver_supply_chain",
+        "financial_analyst_lbo_room",
+        "optimization_solver_supply_chain_room",
     }
     assert (
         exit_code(
@@ -98,10 +101,12 @@ def test_dry_run_lists_the_cells_and_flags_override_the_file(
         == 0
     )
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1] == "2 cells: 2 todo"
+    assert lines[-1] == "4 cells: 4 todo"
     assert lines[:-1] == [
         "todo     optimization_solver_supply_chain__polite__inproc__all__seed0__t0",
         "todo     optimization_solver_supply_chain__polite__inproc__all__seed1__t0",
+        "todo     optimization_solver_supply_chain_room__polite__inproc__all__seed0__t0",
+        "todo     optimization_solver_supply_chain_room__polite__inproc__all__seed1__t0",
     ]
     assert (
         exit_code(["sweep", str(path), "--out", str(tmp_path / "o"), "--dry-run", "--tag", "difficulty=easy"])
