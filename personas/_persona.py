@@ -506,7 +506,7 @@ class ScriptedPersona:
             with hold() if hold is not None else contextlib.nullcontext():
                 # The LLM answerer's call is the persona thinking: on a virtual clock it takes no meeting time.
                 answer = await self.answerer.compose(offline) if self.answerer is not None else offline
-            said = {"answerer": answer.answerer, "replaced": answer.replaced, "rejected": answer.rejected}
+            said: dict[str, Any] = {"answerer": answer.answerer, "replaced": answer.replaced, "rejected": answer.rejected}
             common = self._common(turn)
             who = (self.room.answered_by.get(qid) or self.room.room.host.name) if self.room is not None else None
             if turn.channel == "chat":

@@ -30,7 +30,7 @@ AUDIO_AHEAD_SECONDS = 0.12
 """Audio queued on the meeting's track ahead of what is playing: ``capture_frame`` waits beyond that, so the
 agent's speech is paced by the track itself (real time) and an interruption cuts it at most ~120 ms late."""
 
-Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Future[None]"]
 """Starts a task owned by the meeting (cancelled when it is left)."""
 
 
@@ -99,7 +99,7 @@ class MeetingAudioOutput(io.AudioOutput):
         self._interrupted = False
         self._resampler: rtc.AudioResampler | None = None
         self._resampling_from = 0
-        self._finishing: asyncio.Task[None] | None = None
+        self._finishing: asyncio.Future[None] | None = None
         self.seconds_out = 0.0
         """Audio handed to the track so far, seconds."""
 

@@ -146,7 +146,7 @@ class Meeting:
         self._hello_seen = asyncio.Event()
         self._tasks = TaskOwner("livekit-meeting")  # the reader and the turns' helpers, cancelled on leave
         self._reader: asyncio.Future[None] | None = None
-        self._settling: asyncio.Task[None] | None = None
+        self._settling: asyncio.Future[None] | None = None
         self._notes: list[str] = []
         self._heard = False
         self._left = False
