@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from modylbench.scenarios import (

@@ -1913,7 +1913,7 @@ def _scenario(script: Script, meeting: Meeting, edges: list[EdgeCase]) -> Scenar
         "funnel_analysis": (
             "spreadsheet",
             "Funnel analysis: stage conversion by quarter, segment and source",
-            "Spreadsheet of stage-to-stage and SQL→proposal conversion by quarter, segment and "
+            "Spreadsheet of stage conversion and SQL→proposal conversion by quarter, segment and "
             "source, before/after week 31, mix-vs-rate decomposition, data quality, impact and "
             "new-rep check.",
         ),
