@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -145,18 +146,37 @@ def _one_typo(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-def _match(q: frozenset[str], phrases: list[frozenset[str]], vocabulary: frozenset[str] = frozenset()
-           ) -> tuple[float, int]:  # fmt: skip
+def written_forms(texts: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Each token of ``texts`` (the label reading: stems, American spelling) -> the words it was written as
+    ('lane' -> {'lanes'}, 'organization' -> {'organisation'}): a misspelling is of a written word."""
+    out: dict[str, set[str]] = {}
+    for text in texts:
+        for raw in re.findall(r"[A-Za-z]+", text):
+            toks = _tokens(raw)
+            if len(toks) == 1:
+                out.setdefault(next(iter(toks)), set()).add(raw.lower())
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _typo_of(t: str, w: str, forms: Mapping[str, frozenset[str]]) -> bool:
+    """Question token ``w`` is label token ``t`` misspelt, comparing the words as written as well as their
+    readings (the stem of 'lnaes' is no typo of 'lane', which is too short, but 'lnaes' is one of 'lanes')."""
+    return any(_one_typo(a, b) for a in {t, *forms.get(t, ())} for b in {w, *forms.get(w, ())})
+
+
+def _match(q: frozenset[str], phrases: list[frozenset[str]], vocabulary: frozenset[str] = frozenset(),
+           forms: Mapping[str, frozenset[str]] | None = None) -> tuple[float, int]:  # fmt: skip
     best = (0.0, 0)
+    forms = forms or {}
     # Only a word the persona's labels do not use can be a misspelling of one they do.
-    extra = [w for w in q if len(w) >= TYPO_MIN_LETTERS and w not in vocabulary]
+    extra = [w for w in q if max(len(x) for x in {w, *forms.get(w, ())}) >= TYPO_MIN_LETTERS and w not in vocabulary]
     for p in phrases:
         if not p:
             continue
         hit = len(p & q)
         if extra and hit < len(p):
             # A word of the label misspelt in the question ('hudrle' for 'hurdle') still names it.
-            hit += sum(1 for t in p - q if any(_one_typo(t, w) for w in extra if w not in p))
+            hit += sum(1 for t in p - q if any(_typo_of(t, w, forms) for w in extra if w not in p))
         if hit < min(2, len(p)):
             continue
         best = max(best, (hit / len(p), hit))
@@ -175,6 +195,8 @@ class OfflineAnswerer:
                        for i in self.knowledge.items]
         self._deliverables = [_tokens(p) for p in self._deliverable_labels()]
         self._vocabulary = frozenset().union(*(t for i in self._items for t in i.tokens), *self._deliverables)
+        self._forms = written_forms([p for i in self.knowledge.items for p in (i.label, *i.aliases)]
+                                    + self._deliverable_labels())
         persona = scenario.human_persona
         self._persona_names = {w.lower() for w in (persona.name.split() if not isinstance(persona, str) else [])}
         others = [i.id.split(".", 1)[1] for i in self.knowledge.items if i.kind == "person"
@@ -199,6 +221,13 @@ class OfflineAnswerer:
                 labels += [k.label or humanise(k.key) for k in (*p.template.keys, *p.template.widgets)]
         return labels
 
+    def _forms_with(self, question: str) -> dict[str, frozenset[str]]:
+        """The labels' written forms and the question's, by token."""
+        forms = dict(self._forms)
+        for k, v in written_forms([question]).items():
+            forms[k] = forms.get(k, frozenset()) | v
+        return forms
+
     def addressed(self, question: str) -> bool:
         """Whether the question is for the persona: not when it names someone else in the room's world
         and not the persona ('Can Kenji confirm …?')."""
@@ -211,7 +240,8 @@ class OfflineAnswerer:
             q = _tokens(part)
             if not q:
                 continue
-            scored = [(*_match(q, p.tokens, self._vocabulary), p.item) for p in self._items if p.item is not None]
+            forms = self._forms_with(part)
+            scored = [(*_match(q, p.tokens, self._vocabulary, forms), p.item) for p in self._items if p.item is not None]
             scored = [s for s in scored if s[0] >= MATCH_THRESHOLD]
             if not scored:
                 continue
@@ -235,7 +265,7 @@ class OfflineAnswerer:
         items = self._best_items(question)
         if not items and _OFFER.search(question):
             return Answer(question, "offer")
-        deliverable = _match(_tokens(question), self._deliverables, self._vocabulary)
+        deliverable = _match(_tokens(question), self._deliverables, self._vocabulary, self._forms_with(question))
         best = (items[0][0], items[0][1]) if items else (0.0, 0)
         if deliverable[0] >= MATCH_THRESHOLD and deliverable > best:
             return Answer(question, "deliverable", w["deliverable"])

@@ -92,3 +92,13 @@ def test_fidelity_no_leaks_no_contradictions_and_95_percent_correct(scenario_id:
 def test_spoken_figures_count_as_shown() -> None:
     s = SCENARIOS["financial_analyst_lbo_model"]
     assert any(abs(q.value - 25.0) < 1e-9 for q in quantities(spoken_to_digits(shown_text(s))))
+
+
+def test_a_misspelling_is_read_against_the_word_as_written() -> None:
+    # 'lanes' reads as 'lane' and 'organisation' as 'organization'; the typo is of the written word, so a
+    # swapped letter in either still names the item (and a short reading is no licence for loose matches).
+    a = OfflineAnswerer(SCENARIOS["optimization_solver_supply_chain"])
+    assert a.answer("Can you resend the lnaes file?").item_ids == ("file.lanes",)
+    assert a.answer("What is your organsiation called?").item_ids == ("organisation",)
+    assert a.answer("Can you resend the lanse file?").item_ids == ("file.lanes",)
+    assert "file.lanes" not in a.answer("Can you resend the plan file?").item_ids

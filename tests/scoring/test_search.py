@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from modylbench.scenarios import Scenario
+from modylbench.scenarios import Scenario, withheld_edits
 from modylbench.scenarios.builtin import BUILTIN_IDS, build
 from modylbench_testsupport import search as S
 
@@ -241,3 +241,37 @@ def test_fair_transforms_stay_consultant(sid: str, seed: int) -> None:
     assert (sid, seed) not in KNOWN_BREACHES, f"{sid} seed {seed} now holds: remove it from KNOWN_BREACHES"
     assert r.score >= CONSULTANT, f"{sid} seed {seed}: {r.score:.2f} by: {r.description}"
     assert math.isfinite(r.score)
+
+
+# --------------------------------------------------------------------------- edits that hold a withheld value
+
+
+WITHHELD_EDIT_SIDS = [s for s in IDS if withheld_edits(instance(s, 0))]
+
+
+def _on_time(sc: Scenario, line: Any) -> int:
+    from modylbench.record import ScenarioResponses
+    from modylbench.scoring import make_judges, score
+
+    (entry,) = score([ScenarioResponses.model_validate(line)], {sc.scenario_id: sc}, make_judges(["offline"])).scenarios
+    return entry.mutation_metrics.on_time
+
+
+@pytest.mark.parametrize("sid", [*DEFAULT, *(pytest.param(s, marks=pytest.mark.slow) for s in WITHHELD_EDIT_SIDS
+                                             if s not in DEFAULT)])
+def test_an_edit_holding_a_withheld_value_counts_only_after_the_persona_gave_it(sid: str) -> None:
+    # The adversary: knowing the whole truth and asking on seed 0's schedule, the edits that hold a withheld value
+    # written the turn before they are asked for (a guess) earn less than the same edits written after the answer.
+    sc = instance(sid, FRESH)
+    view, persona, known = S.public_view(sc), S.persona_of(sc), S.knowledge(sc, 1.0)
+    genes = S.ROOM.genes_for(S.BLIND_GENES, view.published)
+    after, before = (S.ROOM.complete(g, genes) for g in S.blind_starts(view)[2:4])
+    assert (after["write"], before["write"]) == ("schedule", "withheld_early") and after["ask"] == before["ask"] == "withheld"
+    told_first, guessed = (S.decode(g, view, known, "x", persona) for g in (after, before))
+    assert _on_time(sc, guessed) < _on_time(sc, told_first)
+    assert S.score_line(sc, guessed) < S.score_line(sc, told_first)
+    # The fairness side: a correct agent that asks in its own words, in chat or a turn early keeps every one.
+    ref = _on_time(sc, S.fair_line(sc, {k: v[0] for k, v in S.FAIR_GENES.items()}))
+    for gene in ("ask_own_words", "ask_in_chat", "ask_early"):
+        g = {**{k: v[0] for k, v in S.FAIR_GENES.items()}, gene: True}
+        assert _on_time(sc, S.fair_line(sc, g)) == ref, gene

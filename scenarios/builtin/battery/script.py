@@ -829,9 +829,9 @@ def cost_and_readiness(script: Script, meeting: Meeting) -> None:
         channel="audio",
         rtype="analysis",
         wait=50,
+        # How the board weights readiness is withheld (knowledge.py): given when asked.
         utterance=f"Durability. Our warranty spec for NX is {spoken(cycle_target)} full cycles to eighty percent state of "
-        "health. Who "
-        "actually clears that today?",
+        "health, and cycle life goes into the board's readiness score after this. Who actually clears that today?",
         action="Compare each candidate's median cycle life with the spec: say who passes and by how much sulfide falls "
         "short.",
         facts=[
@@ -848,6 +848,7 @@ def cost_and_readiness(script: Script, meeting: Meeting) -> None:
         f"{figure(cycle_target - sulfide.cycle_median)} cycles short, and oxide at {figure(oxide.cycle_median)}. For sulfide "
         "that's the number I'd push Halden on, more than energy density.",
     )
+    # The readiness score uses the board's weights (withheld: the agent asks for them at the durability turn).
     script.turn(
         phase="active_work",
         channel="audio",
@@ -1415,7 +1416,7 @@ def recommendation(script: Script, meeting: Meeting) -> None:
         channel="audio",
         rtype="analysis",
         wait=50,
-        utterance="Someone on the board is an engineer. He'll ask why sixty-forty on your readiness weights. Does the ranking "
+        utterance="Someone on the board is an engineer. He'll ask why the readiness weights are sixty-forty. Does the ranking "
         "survive if you change them?",
         action="Recompute readiness at other weights (e.g. 80/20 and 40/60) and show the order is unchanged.",
         facts=[

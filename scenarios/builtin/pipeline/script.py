@@ -957,7 +957,8 @@ def memo_and_impact(script: Script, meeting: Meeting) -> None:
         phase="active_work",
         channel="audio",
         rtype="work_product",
-        utterance="Now the evidence section. Keep it tight.",
+        # Which deal size the impact is valued at is withheld (knowledge.py): given when asked.
+        utterance="Now the evidence section. Keep it tight. Then we size what it cost.",
         action="Add an Evidence section: segment test, source cut, weekly step, seasonality check, other SQLs "
         "flat, regions, mix — one line each.",
         facts=[
@@ -1016,7 +1017,7 @@ def memo_and_impact(script: Script, meeting: Meeting) -> None:
         ],
         reference=f"Since week 31, {int(truth('mm_inbound_post_sqls'))} mid-market inbound SQLs at a "
         f"{r1(pre - post)}-point lower rate means about {r1(missing)} missing opportunities. At the "
-        f"{kusd(avg_deal)} average closed-won deal that's {musd(truth('lost_pipeline_usd'))} of pipeline, and "
+        f"{kusd(avg_deal)} average Q2 mid-market closed-won deal that's {musd(truth('lost_pipeline_usd'))} of pipeline, and "
         f"at the Q3 win rate of {pct(truth('mm_win_rate_q3_pct'))} about "
         f"{kusd(truth('lost_bookings_q3_winrate_usd'))} in expected bookings.",
         wait=90,
@@ -1912,7 +1913,7 @@ def _scenario(script: Script, meeting: Meeting, edges: list[EdgeCase]) -> Scenar
         "funnel_analysis": (
             "spreadsheet",
             "Funnel analysis: stage conversion by quarter, segment and source",
-            "Spreadsheet of stage-to-stage and SQL→proposal conversion by quarter, segment and "
+            "Spreadsheet of stage conversion and SQL→proposal conversion by quarter, segment and "
             "source, before/after week 31, mix-vs-rate decomposition, data quality, impact and "
             "new-rep check.",
         ),

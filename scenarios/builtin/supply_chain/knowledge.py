@@ -1,5 +1,5 @@
-"""What Marisol knows about the Q4 network, from the instance's inputs: cost rules, overtime terms, and what
-the DC fixed costs are (given only when asked)."""
+"""What Marisol knows about the Q4 network, from the instance's inputs: cost rules, overtime terms, the transit cap and
+what the DC fixed costs are (both given only when asked)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 
 from modylbench.scenarios._kit import Knowledge, KnowledgeItem, assemble
 from modylbench.scenarios._schema import Scenario
+
+from .data import MAX_OUTBOUND_DAYS
+from .wording import words
 
 if TYPE_CHECKING:
     from .script import Meeting
@@ -27,5 +30,16 @@ def knowledge(meeting: Meeting, scenario: Scenario) -> Knowledge:
                       withheld=True, turn=asked_at, ask="Are DC fixed costs in scope for Q4?",
                       answer="The fixed cost column in the DC file is {value}.",
                       keywords=["lease and core staffing", "committed whatever flows", "lease"]),
+        # Withheld: the service rule on outbound lanes (the agent asks before it prunes the lanes).
+        KnowledgeItem(id="outbound_transit_cap", kind="constraint", label="transit-time cap on DC-to-customer lanes",
+                      value=f"{words(MAX_OUTBOUND_DAYS)} days max, DC to customer: the OTIF commitment with the "
+                            "big-box accounts",
+                      aliases=["service-level cap", "transit cap", "max transit days", "OTIF rule",
+                               "how long can outbound lanes take"],
+                      withheld=True, turn=asked_at, ask="Is there a transit-time cap on the DC-to-customer lanes?",
+                      answer="Outbound transit is {value}.",
+                      keywords=[f"{words(MAX_OUTBOUND_DAYS)}-day", f"{MAX_OUTBOUND_DAYS}-day",
+                                f"{words(MAX_OUTBOUND_DAYS)} days", f"{MAX_OUTBOUND_DAYS} days",
+                                f"{MAX_OUTBOUND_DAYS} transit days"]),
     ]
     return assemble(scenario, items, unknown="I don't have that; use the files and call out what you assume.")

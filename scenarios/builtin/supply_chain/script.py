@@ -445,7 +445,9 @@ def opening(script: Script, meeting: Meeting) -> None:
         ],
         reference=f"Got them. Total plant capacity is {figure(solution['total_plant_capacity'])} cases and total DC throughput is "
         f"{figure(solution['total_dc_capacity'])} cases for the quarter. The DC fixed costs are sunk for Q4 with all four "
-        "buildings open, so they don't affect which lanes we use; I'll report them but keep them out of the objective.",
+        "buildings open, so they don't affect which lanes we use; I'll report them but keep them out of the objective. "
+        f"And with your {words(MAX_OUTBOUND_DAYS)}-day cap I'll drop every outbound lane over {MAX_OUTBOUND_DAYS} "
+        "transit days before solving.",
         files=("plants.csv", "dcs.csv"),
     )
     script.turn(
@@ -474,8 +476,9 @@ def opening(script: Script, meeting: Meeting) -> None:
         phase="context_setting",
         channel="audio",
         rtype="clarification",
-        utterance="To your questions. Outbound transit is three days max, that's our OTIF commitment with the big-box accounts. "
-        "No direct-to-customer, everything goes through a DC. Fixed costs, leases are signed, ignore them.",
+        # The outbound transit cap is withheld (knowledge.py): given when asked.
+        utterance="To your questions. No direct-to-customer, everything goes through a DC. Fixed costs, leases are "
+        "signed, ignore them.",
         action="Apply the three-day rule to the outbound lanes, say how many survive and what it implies for coverage.",
         facts=[
             number(
