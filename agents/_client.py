@@ -166,7 +166,13 @@ async def join(
     synthesize: Synthesize | None = None,
     receive_audio: bool = True,
     timeout: float = 10.0,
+    participant_audio: bool = False,
 ) -> MeetingClient:
-    """Join a meeting over WebRTC: ``url`` is the meeting's signaling URL (ws://…/meetings/<id>)."""
-    session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout)
+    """Join a meeting over WebRTC: ``url`` is the meeting's signaling URL (ws://…/meetings/<id>).
+
+    ``participant_audio``: in a multi-party meeting also receive each person's own track, as ``AudioReceived``
+    events with ``participant`` set (the mixed track's have None); off by default: an agent that reads only the
+    mixed track gets exactly what it got before."""
+    session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout,
+                                          participant_audio=participant_audio)
     return MeetingClient(session, closer)

@@ -408,8 +408,10 @@ class MeetingLink(Protocol):
         """Wait until the agent has joined and every channel is open; returns the connect time (s)."""
         ...
 
-    async def play(self, pcm: bytes) -> Playback:
-        """Queue PCM (48 kHz mono s16) behind anything already playing; returns at once with its Playback."""
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
+        """Queue PCM (48 kHz mono s16) behind anything already playing; returns at once with its Playback.
+        ``speaker``: who says it in a multi-party meeting (over WebRTC it also goes on that person's own track,
+        when the agent took one); the mixed track's Playback is returned either way."""
         ...
 
     def stop_playback(self) -> float:

@@ -1,0 +1,141 @@
+"""Each participant of a multi-party meeting as a track of their own over WebRTC (docs/protocol.md §4a), between two
+real aiortc peers: the agent maps each track to its person from ``hello.room.participants[i].track`` (the mid), and
+each carries only that person's speech; a one-to-one meeting negotiates exactly the tracks it did before."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
+
+from modylbench.agents import AudioReceived, Hello, join
+from modylbench.channels import SignalingServer, fallback_speech, room_hello
+from modylbench.channels._audio import frame_dbfs
+from modylbench.channels._webrtc import sdp_summary
+from modylbench.scenarios import MAX_PARTICIPANTS
+
+pytestmark = pytest.mark.timeout(60)
+
+PEOPLE = [("Dana Whitfield", "Partner"), ("Priya Raman", "CFO"), ("Marcus Bell", "Operations")]
+VOICED_DB = -40.0
+
+
+def _spans(frames: list[AudioReceived]) -> list[tuple[float, float]]:
+    """Runs of voiced frames (gaps under 0.3 s bridged), as (first frame time, last frame end)."""
+    out: list[tuple[float, float]] = []
+    for f in frames:
+        if frame_dbfs(f.pcm) <= VOICED_DB:
+            continue
+        if out and f.time - out[-1][1] < 0.3:
+            out[-1] = (out[-1][0], f.time + 0.02)
+        else:
+            out.append((f.time, f.time + 0.02))
+    return out
+
+
+async def test_each_person_speaks_on_their_own_track_and_the_mixed_one() -> None:
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        meeting.room = room_hello("Alex", PEOPLE, {n for n, _ in PEOPLE})
+        client = await join(meeting.url, meeting.token, participant_audio=True)
+        await meeting.wait_connected()
+        # The agent offered one extra audio transceiver per possible person: the first three carry someone.
+        assert len(meeting.person_tracks) == 3
+        assert sdp_summary(meeting.pc.localDescription.sdp)["media"].count("audio") == 1 + MAX_PARTICIPANTS
+        got: list[AudioReceived] = []
+        hello: list[Hello] = []
+
+        async def agent() -> None:
+            async for ev in client.events():
+                if isinstance(ev, AudioReceived):
+                    got.append(ev)
+                elif isinstance(ev, Hello):
+                    hello.append(ev)
+
+        task = asyncio.create_task(agent())
+        base = meeting.clock.base
+        lines = [("Dana Whitfield", "the model is in the shared document"), ("Priya Raman", "capex is four percent"),
+                 ("Dana Whitfield", "thank you")]  # fmt: skip
+        said: list[tuple[str, float, float]] = []  # (who, wall start, wall end) on the mixed track
+        for who, text in lines:
+            pb = await meeting.play(fallback_speech(text), speaker=who)
+            start, end = await pb.started, await pb.ended
+            offset = base.now() - meeting.clock.now()
+            said.append((who, start + offset, end + offset))
+            await asyncio.sleep(0.4)  # a pause between lines, so that spans are told apart
+        await asyncio.sleep(0.3)
+        await meeting.close()
+        await asyncio.wait_for(task, 5)
+        await client.leave()
+
+    room = hello[0].room
+    assert room is not None
+    mids = {p.name: p.track for p in room.participants}
+    assert all(mids.values()) and len(set(mids.values())) == 3
+    assert mids == {p.name: p.mid for p in meeting.person_tracks.values()}
+    mixed = [f for f in got if f.participant is None]
+    assert len(_spans(mixed)) == len(lines)
+    for name, _ in PEOPLE:
+        spans = _spans([f for f in got if f.participant == name])
+        theirs = [(s, e) for who, s, e in said if who == name]
+        assert len(spans) == len(theirs), (name, spans, theirs)
+        for (s, e), (ps, pe) in zip(spans, theirs, strict=True):
+            # Energy on a person's track only while they speak on the mixed one (a frame slot and loopback).
+            assert abs(s - ps) < 0.15 and abs(e - pe) < 0.15, (name, (s, e), (ps, pe))
+
+
+async def test_an_agent_that_takes_one_track_negotiates_what_it_did_before() -> None:
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        meeting.room = room_hello("Alex", PEOPLE, {n for n, _ in PEOPLE})
+        client = await join(meeting.url, meeting.token)  # participant_audio off: the default
+        await meeting.wait_connected()
+        assert meeting.person_tracks == {}
+        assert sdp_summary(meeting.pc.localDescription.sdp)["media"] == ["audio", "video", "application"]
+        hello = None
+        async for ev in client.events():
+            if isinstance(ev, Hello):
+                hello = ev
+                break
+        assert hello is not None and hello.room is not None
+        assert all(p.track is None for p in hello.room.participants)
+        assert all("track" not in p for p in hello.data["room"]["participants"])
+        await meeting.close()
+        await client.leave()
+
+
+async def test_extra_audio_in_a_one_to_one_meeting_is_answered_inactive() -> None:
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()  # no room: one-to-one
+        client = await join(meeting.url, meeting.token, participant_audio=True)
+        await meeting.wait_connected()
+        assert meeting.person_tracks == {}
+        answer = meeting.pc.localDescription.sdp
+        sections = answer.split("m=")[1:]
+        audio = [s for s in sections if s.startswith("audio")]
+        assert len(audio) == 1 + MAX_PARTICIPANTS
+        assert "a=sendrecv" in audio[0] and all("a=inactive" in s for s in audio[1:])
+        await meeting.close()
+        await client.leave()
+
+
+async def test_a_raw_aiortc_offer_with_two_extra_transceivers_gets_the_first_two_people() -> None:
+    """From the docs alone: extra recvonly audio transceivers, read back by mid."""
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        meeting.room = room_hello("Alex", PEOPLE, {n for n, _ in PEOPLE})
+        pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
+        pc.addTransceiver("audio", direction="sendrecv")
+        pc.addTransceiver("video", direction="recvonly")
+        extra = [pc.addTransceiver("audio", direction="recvonly") for _ in range(2)]
+        for label in ("control", "chat", "files", "doc"):
+            pc.createDataChannel(label)
+        await pc.setLocalDescription(await pc.createOffer())
+        answer = await meeting.accept_offer(pc.localDescription.sdp)
+        await pc.setRemoteDescription(RTCSessionDescription(answer, "answer"))
+        assert {p.name: p.mid for p in meeting.person_tracks.values()} == {
+            "Dana Whitfield": extra[0].mid, "Priya Raman": extra[1].mid}
+        assert '"track":"%s"' % extra[0].mid in meeting.hello_message().replace(" ", "")
+        await pc.close()
+        await meeting.close()
