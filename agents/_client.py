@@ -154,10 +154,11 @@ class MeetingClient:
 
 
 async def join_inprocess(
-    meeting: InProcessMeeting, synthesize: Synthesize | None = None, receive_audio: bool = True
+    meeting: InProcessMeeting, synthesize: Synthesize | None = None, receive_audio: bool = True,
+    participant_audio: bool = False,
 ) -> MeetingClient:
-    """Join an in-process meeting (headless runs, tests)."""
-    return MeetingClient(await meeting.join(synthesize, receive_audio))
+    """Join an in-process meeting (headless runs, tests); ``participant_audio`` as for ``join``."""
+    return MeetingClient(await meeting.join(synthesize, receive_audio, participant_audio))
 
 
 async def join(

@@ -107,7 +107,12 @@ class AgentSession:
     def on_participant_audio(self, mid: str, t: float, pcm: bytes) -> None:
         """A frame of the track with ``mid``: one participant's own speech once ``hello`` has said whose."""
         name = self.track_names.get(mid)
-        if self.participant_audio and name is not None:
+        if name is not None:
+            self.on_person_audio(name, t, pcm)
+
+    def on_person_audio(self, name: str, t: float, pcm: bytes) -> None:
+        """A frame of participant ``name``'s own audio (dropped unless ``participant_audio``)."""
+        if self.participant_audio:
             self._emit(AudioReceived(t, pcm, name))
 
     def on_screen(self, t: float, image: Image.Image) -> None:

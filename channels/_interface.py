@@ -219,6 +219,9 @@ class MediaStats(TypedDict):
     """Pictures put on the screen share."""
     screen_frames_sent: NotRequired[int]
     """Video frames sent (WebRTC only: in process a picture is handed over when it changes)."""
+    person_audio: NotRequired[dict[str, dict[str, float]]]
+    """Each participant's own audio track (WebRTC, multi-party, when the agent took them), by name: its
+    ``audio_frames_sent``, ``audio_frames_late_20ms`` and ``audio_max_late_ms``."""
 
 
 def media_stats(audio: PacingStats, screen_changes: int, screen: PacingStats | None = None) -> MediaStats:

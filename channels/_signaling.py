@@ -390,7 +390,13 @@ class WebRTCMeeting(LinkBase):
 
     def media_stats(self) -> MediaStats:
         """How well the persona's tracks kept their schedule: frames sent, late frames, worst lateness."""
-        return media_stats(self.audio_track.stats, self.screen_track.changes, self.screen_track.stats)
+        out = media_stats(self.audio_track.stats, self.screen_track.changes, self.screen_track.stats)
+        if self.person_tracks:
+            out["person_audio"] = {p.name: {"audio_frames_sent": p.track.stats.frames,
+                                            "audio_frames_late_20ms": p.track.stats.late_frames,
+                                            "audio_max_late_ms": round(p.track.stats.max_late * 1000, 3)}
+                                   for p in self.person_tracks.values()}  # fmt: skip
+        return out
 
     async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
         """Queue ``pcm`` on the mixed track (its ``Playback`` is the one returned); in a multi-party meeting also on

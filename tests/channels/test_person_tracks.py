@@ -154,3 +154,41 @@ async def test_a_raw_aiortc_offer_with_two_extra_transceivers_gets_the_first_two
         assert [p.get("track") for p in people] == [extra[0].mid, extra[1].mid, None]
         await pc.close()
         await meeting.close()
+
+
+async def test_in_process_each_persons_audio_is_opt_in_and_only_theirs() -> None:
+    from modylbench.agents import join_inprocess
+    from modylbench.channels import InProcessMeeting, VirtualClock
+
+    clock = VirtualClock()
+    link = InProcessMeeting(clock)
+    link.room = room_hello("Alex", PEOPLE, {n for n, _ in PEOPLE})
+    client = await join_inprocess(link, participant_audio=True)
+    got: list[AudioReceived] = []
+
+    async def agent() -> None:
+        async for ev in client.events():
+            if isinstance(ev, AudioReceived):
+                got.append(ev)
+
+    task = asyncio.create_task(agent())
+    said = []
+    for who, seconds in [("Priya Raman", 0.6), ("Marcus Bell", 0.4)]:
+        pb = await link.play(_tone(seconds, 300.0), speaker=who)
+        said.append((who, await pb.started, await pb.ended))
+        await clock.sleep(0.5)
+    await link.close()
+    await asyncio.wait_for(task, 5)
+    for name, _ in PEOPLE:
+        theirs = [(s, e) for who, s, e in said if who == name]
+        spans = _spans([f for f in got if f.participant == name])
+        assert len(spans) == len(theirs), (name, spans)
+        for (s, e), (ps, pe) in zip(spans, theirs, strict=True):
+            assert ps <= s <= ps + 0.021 and pe <= e <= pe + 0.041  # the mixed slot or the next one
+    assert len(_spans([f for f in got if f.participant is None])) == 2
+    # Off by default: the mixed audio only, as before.
+    link2 = InProcessMeeting(VirtualClock())
+    link2.room = link.room
+    await join_inprocess(link2)
+    assert link2.person_audio == {}
+    await link2.close()
