@@ -287,7 +287,9 @@ class WebRTCMeeting(LinkBase):
     def _person_tracks_for(self, transceivers: list[Any]) -> None:
         """Give the agent's audio transceivers after the first (the mixed track) to the participants of a
         multi-party meeting, in ``hello.room`` order, each sending only that person's speech; the rest (all of
-        them one-to-one) are answered ``inactive``. What the agent sends on them is not read."""
+        them one-to-one) are answered ``inactive``. What the agent sends on them is not read. ``self.room`` must be
+        set before the offer is answered (``run_meeting`` sets it before it first awaits, ``serve`` when it creates
+        the meeting): a room set later gets no per-person tracks."""
         people = [str(p.get("name")) for p in (self.room or {}).get("participants", []) if isinstance(p, dict)]
         for i, transceiver in enumerate(transceivers):
             if i < len(people) and transceiver.mid is not None and people[i] not in self.person_tracks:
