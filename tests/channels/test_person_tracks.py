@@ -145,9 +145,12 @@ async def test_a_raw_aiortc_offer_with_two_extra_transceivers_gets_the_first_two
         extra = [pc.addTransceiver("audio", direction="recvonly") for _ in range(2)]
         for label in ("control", "chat", "files", "doc"):
             pc.createDataChannel(label)
+        tracks: list[str] = []
+        pc.on("track", lambda track: tracks.append(track.kind))
         await pc.setLocalDescription(await pc.createOffer())
         answer = await meeting.accept_offer(pc.localDescription.sdp)
         await pc.setRemoteDescription(RTCSessionDescription(answer, "answer"))
+        assert sorted(tracks) == ["audio", "audio", "audio", "video"]  # the mixed one and one per person given
         assert {p.name: p.mid for p in meeting.person_tracks.values()} == {
             "Dana Whitfield": extra[0].mid, "Priya Raman": extra[1].mid}
         people = json.loads(meeting.hello_message())["room"]["participants"]
@@ -192,3 +195,24 @@ async def test_in_process_each_persons_audio_is_opt_in_and_only_theirs() -> None
     await join_inprocess(link2)
     assert link2.person_audio == {}
     await link2.close()
+
+
+async def test_three_people_and_four_extra_transceivers_give_four_audio_tracks() -> None:
+    async with SignalingServer() as server:
+        meeting = server.create_meeting()
+        meeting.room = room_hello("Alex", PEOPLE, {n for n, _ in PEOPLE})
+        pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
+        pc.addTransceiver("audio", direction="sendrecv")
+        pc.addTransceiver("video", direction="recvonly")
+        extra = [pc.addTransceiver("audio", direction="recvonly") for _ in range(MAX_PARTICIPANTS)]
+        for label in ("control", "chat", "files", "doc"):
+            pc.createDataChannel(label)
+        tracks: list[str] = []
+        pc.on("track", lambda track: tracks.append(track.kind))
+        await pc.setLocalDescription(await pc.createOffer())
+        await pc.setRemoteDescription(RTCSessionDescription(await meeting.accept_offer(pc.localDescription.sdp),
+                                                            "answer"))  # fmt: skip
+        assert tracks.count("audio") == len(PEOPLE) + 1
+        assert [p.mid for p in meeting.person_tracks.values()] == [t.mid for t in extra[: len(PEOPLE)]]
+        await pc.close()
+        await meeting.close()
