@@ -154,10 +154,11 @@ class MeetingClient:
 
 
 async def join_inprocess(
-    meeting: InProcessMeeting, synthesize: Synthesize | None = None, receive_audio: bool = True
+    meeting: InProcessMeeting, synthesize: Synthesize | None = None, receive_audio: bool = True,
+    participant_audio: bool = False,
 ) -> MeetingClient:
-    """Join an in-process meeting (headless runs, tests)."""
-    return MeetingClient(await meeting.join(synthesize, receive_audio))
+    """Join an in-process meeting (headless runs, tests); ``participant_audio`` as for ``join``."""
+    return MeetingClient(await meeting.join(synthesize, receive_audio, participant_audio))
 
 
 async def join(
@@ -166,7 +167,13 @@ async def join(
     synthesize: Synthesize | None = None,
     receive_audio: bool = True,
     timeout: float = 10.0,
+    participant_audio: bool = False,
 ) -> MeetingClient:
-    """Join a meeting over WebRTC: ``url`` is the meeting's signaling URL (ws://…/meetings/<id>)."""
-    session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout)
+    """Join a meeting over WebRTC: ``url`` is the meeting's signaling URL (ws://…/meetings/<id>).
+
+    ``participant_audio``: in a multi-party meeting also receive each person's own track, as ``AudioReceived``
+    events with ``participant`` set (the mixed track's have None); off by default: an agent that reads only the
+    mixed track gets exactly what it got before."""
+    session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout,
+                                          participant_audio=participant_audio)
     return MeetingClient(session, closer)

@@ -61,10 +61,15 @@ class AgentSession:
         receive_audio: bool = True,
         max_file_size: int = MAX_FILE_SIZE,
         queue_limit: int = 2048,
+        participant_audio: bool = False,
     ) -> None:
         self.clock = clock
         self.synthesize: Synthesize = synthesize or fallback_speech
         self.receive_audio = receive_audio
+        self.participant_audio = participant_audio
+        """Hand on each participant's own track's frames too (``AudioReceived.participant``)."""
+        self.track_names: dict[str, str] = {}
+        """``mid`` -> participant, from ``hello.room.participants[i].track``."""
         self.audio = AudioSource()
         self.pipes: dict[str, Pipe] = {}
         self.tasks = TaskOwner("agent")
@@ -99,6 +104,17 @@ class AgentSession:
         if self.receive_audio:
             self._emit(AudioReceived(t, pcm))
 
+    def on_participant_audio(self, mid: str, t: float, pcm: bytes) -> None:
+        """A frame of the track with ``mid``: one participant's own speech once ``hello`` has said whose."""
+        name = self.track_names.get(mid)
+        if name is not None:
+            self.on_person_audio(name, t, pcm)
+
+    def on_person_audio(self, name: str, t: float, pcm: bytes) -> None:
+        """A frame of participant ``name``'s own audio (dropped unless ``participant_audio``)."""
+        if self.participant_audio:
+            self._emit(AudioReceived(t, pcm, name))
+
     def on_screen(self, t: float, image: Image.Image) -> None:
         self._emit(ScreenFrameReceived(t, image))
 
@@ -131,6 +147,8 @@ class AgentSession:
         event = parse_meeting_message(label, parse_json(data, label), now)
         if isinstance(event, Hello):
             self.meeting_id = event.meeting_id
+            people = event.room.participants if event.room is not None else ()
+            self.track_names = {p.track: p.name for p in people if p.track is not None}
         elif isinstance(event, TurnStarted):
             self.turn_index = event.turn_index
         if event is not None:

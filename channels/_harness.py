@@ -410,7 +410,7 @@ class LinkBase:
 
     # ---------------------------------------------------------------- outgoing
 
-    async def play(self, pcm: bytes) -> Playback:
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
         return self.audio.play(pcm)
 
     def stop_playback(self) -> float:

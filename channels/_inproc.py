@@ -20,6 +20,7 @@ from modylbench.channels._interface import (
     MediaStats,
     MeetingEnd,
     PacingStats,
+    Playback,
     media_stats,
 )
 from modylbench.channels._wire import CHANNEL_LABELS, MAX_MESSAGE, SharedRate
@@ -69,22 +70,33 @@ class InProcessMeeting(LinkBase):
         self._screen_version = 0
         self._open = False
         self._audio_pacing = PacingStats()
+        self.person_audio: dict[str, AudioSource] = {}
+        """Each participant's own audio in a multi-party meeting, by name, when the agent asked for it."""
 
     def _is_open(self) -> bool:
         return self._open
 
-    async def join(self, synthesize: Synthesize | None = None, receive_audio: bool = True) -> AgentSession:
-        """Connect an in-process agent; returns its session (wrap it with ``modylbench.agents``)."""
+    async def join(self, synthesize: Synthesize | None = None, receive_audio: bool = True,
+                   participant_audio: bool = False) -> AgentSession:  # fmt: skip
+        """Connect an in-process agent; returns its session (wrap it with ``modylbench.agents``).
+
+        ``participant_audio``: in a multi-party meeting also hand the agent each person's own audio, a frame per
+        person at each slot, as ``AudioReceived`` with ``participant`` set (the counterpart of WebRTC's
+        per-person tracks; there are no tracks, so ``hello.room`` names no ``track``)."""
         if self.agent is not None:
             raise RuntimeError("an agent already joined this meeting")
-        agent = AgentSession(self.clock, synthesize, receive_audio, self.options.max_file_size)
+        agent = AgentSession(self.clock, synthesize, receive_audio, self.options.max_file_size,
+                             participant_audio=participant_audio)  # fmt: skip
+        if participant_audio:
+            people = [p.get("name") for p in (self.room or {}).get("participants", []) if isinstance(p, dict)]
+            self.person_audio = {str(n): AudioSource() for n in people}
         self.agent = agent
         self._open = True
         for label in CHANNEL_LABELS:
             self.pipes[label] = InProcPipe(label, self._to_agent, self._is_open)
             agent.pipes[label] = InProcPipe(label, self._to_harness, self._is_open)
         await self.pipes["control"].send(self._channels_open())
-        self.tasks.start(self._stream_audio(self.audio, agent.on_audio, self._audio_pacing), "persona-audio")
+        self.tasks.start(self._stream_audio(self.audio, self._mixed_sink(agent), self._audio_pacing), "persona-audio")
         self.tasks.start(self._stream_audio(agent.audio, self.on_agent_audio), "agent-audio")
         self.tasks.start(self._screen_loop(agent), "screen")
         return agent
@@ -113,6 +125,38 @@ class InProcessMeeting(LinkBase):
                 pacing.record(self.clock.now() - t)
             sink(t, source.next_frame(t))
             t += FRAME_SECONDS
+
+    def _mixed_sink(self, agent: AgentSession) -> Callable[[float, bytes], None]:
+        """The mixed audio to ``agent``; each person's own, in the same slot, when it asked for them."""
+        if not self.person_audio:
+            return agent.on_audio
+
+        def sink(t: float, pcm: bytes) -> None:
+            agent.on_audio(t, pcm)
+            for name, source in self.person_audio.items():
+                agent.on_person_audio(name, t, source.next_frame(t))
+
+        return sink
+
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
+        """As over WebRTC: the mixed audio's ``Playback``; ``speaker``'s own audio from the slot the mixed one starts."""
+        playback = self.audio.play(pcm)
+        person = self.person_audio.get(speaker) if speaker is not None else None
+        if person is not None:
+            source = person
+
+            def start(started: asyncio.Future[float]) -> None:
+                if not started.cancelled() and not playback.cut and not playback.ended.done():
+                    source.play(pcm)
+
+            playback.started.add_done_callback(start)
+        return playback
+
+    def stop_playback(self) -> float:
+        now = super().stop_playback()
+        for source in self.person_audio.values():
+            source.stop(now)
+        return now
 
     def media_stats(self) -> MediaStats:
         """Persona audio frames handed over, how many were late by more than 20 ms, the worst lateness."""

@@ -219,6 +219,9 @@ class MediaStats(TypedDict):
     """Pictures put on the screen share."""
     screen_frames_sent: NotRequired[int]
     """Video frames sent (WebRTC only: in process a picture is handed over when it changes)."""
+    person_audio: NotRequired[dict[str, dict[str, float]]]
+    """Each participant's own audio track (WebRTC, multi-party, when the agent took them), by name: its
+    ``audio_frames_sent``, ``audio_frames_late_20ms`` and ``audio_max_late_ms``."""
 
 
 def media_stats(audio: PacingStats, screen_changes: int, screen: PacingStats | None = None) -> MediaStats:
@@ -408,8 +411,10 @@ class MeetingLink(Protocol):
         """Wait until the agent has joined and every channel is open; returns the connect time (s)."""
         ...
 
-    async def play(self, pcm: bytes) -> Playback:
-        """Queue PCM (48 kHz mono s16) behind anything already playing; returns at once with its Playback."""
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
+        """Queue PCM (48 kHz mono s16) behind anything already playing; returns at once with its Playback.
+        ``speaker``: who says it in a multi-party meeting (over WebRTC it also goes on that person's own track,
+        when the agent took one); the mixed track's Playback is returned either way."""
         ...
 
     def stop_playback(self) -> float:

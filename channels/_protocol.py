@@ -80,18 +80,19 @@ def hello_message(
     return dumps(fit_briefing(obj))
 
 
-def room_hello(agent_name: str, participants: list[tuple[str, str]], present: set[str],
-               audio_tracks: dict[str, int] | None = None) -> dict[str, Any]:
+def room_hello(agent_name: str, participants: list[tuple[str, str]], present: set[str]) -> dict[str, Any]:
     """``hello.room``: what the people call the agent and everyone of the meeting (name, role, whether they are in
-    it at the start, and the index of their own audio track among the agent's receive-only audio transceivers,
-    when it offered one for them: docs/protocol.md "Several people")."""
-    people = []
-    for name, role in participants:
-        p: dict[str, Any] = {"name": name, "role": role, "present": name in present}
-        if audio_tracks is not None and name in audio_tracks:
-            p["audio_track"] = audio_tracks[name]
-        people.append(p)
+    it at the start). The WebRTC transport adds each person's ``track`` (``room_with_tracks``)."""
+    people = [{"name": name, "role": role, "present": name in present} for name, role in participants]
     return {"agent_name": agent_name, "participants": people}
+
+
+def room_with_tracks(room: dict[str, Any], tracks: dict[str, str]) -> dict[str, Any]:
+    """``room`` with ``participants[i].track`` set to the ``mid`` of the agent's audio transceiver that carries that
+    person's own speech (``tracks``: name -> mid; docs/protocol.md §4a "Each person's own track")."""
+    people = room.get("participants", [])
+    return {**room, "participants": [{**p, "track": tracks[p["name"]]} if p.get("name") in tracks else p
+                                     for p in people]}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +103,9 @@ class RoomParticipant:
     role: str
     present: bool
     """In the meeting from its start (the others join later: ``ParticipantJoined``)."""
-    audio_track: int | None = None
-    """Index of this person's own audio track among your extra receive-only audio transceivers (None: only the
-    mixed track carries them)."""
+    track: str | None = None
+    """The ``mid`` of your audio transceiver that carries only this person's speech (None: you offered no
+    transceiver for them, or a one-to-one meeting; the mixed track carries everyone either way)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +123,9 @@ class RoomInfo:
         out = []
         for p in people if isinstance(people, list) else ():
             if isinstance(p, dict):
-                track = p.get("audio_track")
+                track = p.get("track")
                 out.append(RoomParticipant(str(p.get("name", "")), str(p.get("role", "")), bool(p.get("present", True)),
-                                       track if isinstance(track, int) and not isinstance(track, bool) else None))
+                                           track[:64] if isinstance(track, str) else None))
         return cls(str(obj.get("agent_name", "")), tuple(out))
 
 
@@ -308,6 +309,9 @@ class AudioReceived:
 
     time: float
     pcm: bytes
+    participant: str | None = None
+    """Whose own track it came from in a multi-party meeting (opt-in: ``join(..., participant_audio=True)``);
+    None for the mixed track, which carries everyone."""
 
 
 @dataclass(frozen=True, slots=True)

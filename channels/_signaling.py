@@ -41,8 +41,9 @@ from modylbench.channels._encoded import (
     speech_packets,
 )
 from modylbench.channels._harness import LinkBase, closing_reason
-from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, media_stats
+from modylbench.channels._interface import LinkOptions, MediaStats, MeetingEnd, Playback, media_stats
 from modylbench.channels._network import PROFILES, Impairment, network_sample
+from modylbench.channels._protocol import hello_message, room_with_tracks
 from modylbench.channels._webrtc import (
     ArrivalTimes,
     DataChannelPipe,
@@ -145,6 +146,16 @@ class SignalingConnection(ServerConnection):
         protocol.fail = fail_with_error
 
 
+class PersonTrack(NamedTuple):
+    """One participant's own audio track in a multi-party meeting (docs/protocol.md §4a): only their speech."""
+
+    name: str
+    mid: str
+    """The ``mid`` of the agent's audio transceiver it goes out on (``hello.room.participants[i].track``)."""
+    source: EncodedAudioSource
+    track: PreEncodedAudioTrack
+
+
 class WebRTCMeeting(LinkBase):
     """A ``MeetingLink`` to an agent that joins over WebRTC through a ``SignalingServer``."""
 
@@ -163,6 +174,10 @@ class WebRTCMeeting(LinkBase):
         self.audio = audio = EncodedAudioSource()
         self.audio_track = PreEncodedAudioTrack(audio, self.clock)
         self.screen_track = PreEncodedScreenTrack(self.clock, self.options.screen_fps, self.options.screen_size)
+        self.person_tracks: dict[str, PersonTrack] = {}
+        """Each participant's own track in a multi-party meeting, by name (set up with the answer, for the agent's
+        extra audio transceivers; empty one-to-one or when the agent offered none)."""
+        self._mixed_receiver: Any = None
         self._channels: dict[str, RTCDataChannel] = {}
         self._ws: ServerConnection | None = None
         self._ended = False
@@ -233,8 +248,12 @@ class WebRTCMeeting(LinkBase):
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sdp=sdp, type="offer"))
             self._impair(pc, sdp)
+            extra_audio = []
             for transceiver in pc.getTransceivers():
-                if transceiver.kind == "audio":
+                if transceiver.kind == "audio" and self._mixed_receiver is not None:
+                    extra_audio.append(transceiver)  # a track of one participant's own, or nothing
+                elif transceiver.kind == "audio":
+                    self._mixed_receiver = transceiver.receiver
                     transceiver.sender.replaceTrack(self.audio_track)
                     transceiver.direction = "sendrecv"
                     self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock)
@@ -252,6 +271,7 @@ class WebRTCMeeting(LinkBase):
                                        "the screen share still sends a key frame every %g s",
                                        self.screen_track.keyframe_interval)
                     transceiver.direction = "sendrecv" if transceiver.direction == "sendrecv" else "sendonly"
+            self._person_tracks_for(extra_audio)
             await pc.setLocalDescription(await pc.createAnswer())
             # ICE is non-trickle (docs/protocol.md §1): the offer's candidates are all there will be, so ICE
             # fails at once, rather than waiting for more, when none of them works.
@@ -263,6 +283,30 @@ class WebRTCMeeting(LinkBase):
             self.pc = None
             raise ValueError(f"cannot answer the offer: {exc}") from exc
         return pc.localDescription.sdp
+
+    def _person_tracks_for(self, transceivers: list[Any]) -> None:
+        """Give the agent's audio transceivers after the first (the mixed track) to the participants of a
+        multi-party meeting, in ``hello.room`` order, each sending only that person's speech; the rest (all of
+        them one-to-one) are answered ``inactive``. What the agent sends on them is not read. ``self.room`` must be
+        set before the offer is answered (``run_meeting`` sets it before it first awaits, ``serve`` when it creates
+        the meeting): a room set later gets no per-person tracks."""
+        people = [str(p.get("name")) for p in (self.room or {}).get("participants", []) if isinstance(p, dict)]
+        for i, transceiver in enumerate(transceivers):
+            if i < len(people) and transceiver.mid is not None and people[i] not in self.person_tracks:
+                source = EncodedAudioSource()
+                track = PreEncodedAudioTrack(source, self.clock)
+                transceiver.sender.replaceTrack(track)
+                transceiver.direction = "sendonly"
+                self.person_tracks[people[i]] = PersonTrack(people[i], transceiver.mid, source, track)
+            else:
+                transceiver.direction = "inactive"
+
+    def hello_message(self) -> str:
+        room = self.room
+        if room is not None and self.person_tracks:
+            room = room_with_tracks(room, {p.name: p.mid for p in self.person_tracks.values()})
+        return hello_message(self.meeting_id, self.options.captions, self.options.screen_fps, self.clock.now(),
+                             self.briefing, room)  # fmt: skip
 
     def _impair(self, pc: RTCPeerConnection, offer: str) -> None:
         """Put the network between the two peers: every datagram of ``pc`` passes ``self.network``."""
@@ -311,8 +355,11 @@ class WebRTCMeeting(LinkBase):
             channel.on("open", opened)
 
     def _on_track(self, track: MediaStreamTrack) -> None:
-        # Both remote tracks are read to the end: unread tracks grow memory without bound.
-        if track.kind == "audio":
+        # Every remote track is read to the end: unread tracks grow memory without bound.
+        mixed = self._mixed_receiver
+        if track.kind == "audio" and mixed is not None and mixed.track is not track:
+            self.tasks.start(consume_audio(track, self.clock, None, lambda t, pcm: None), "agent-extra-audio")
+        elif track.kind == "audio":
             self.tasks.start(consume_audio(track, self.clock, self._arrivals, self.on_agent_audio), "agent-audio")
         else:
             self.tasks.start(consume_video(track, self.clock, None), "agent-video")
@@ -345,7 +392,35 @@ class WebRTCMeeting(LinkBase):
 
     def media_stats(self) -> MediaStats:
         """How well the persona's tracks kept their schedule: frames sent, late frames, worst lateness."""
-        return media_stats(self.audio_track.stats, self.screen_track.changes, self.screen_track.stats)
+        out = media_stats(self.audio_track.stats, self.screen_track.changes, self.screen_track.stats)
+        if self.person_tracks:
+            out["person_audio"] = {p.name: {"audio_frames_sent": p.track.stats.frames,
+                                            "audio_frames_late_20ms": p.track.stats.late_frames,
+                                            "audio_max_late_ms": round(p.track.stats.max_late * 1000, 3)}
+                                   for p in self.person_tracks.values()}  # fmt: skip
+        return out
+
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
+        """Queue ``pcm`` on the mixed track (its ``Playback`` is the one returned); in a multi-party meeting also on
+        ``speaker``'s own track, from the moment the mixed track starts it (so a line queued behind another on the
+        mixed track is not heard early on its speaker's track)."""
+        playback = self.audio.play(pcm)
+        person = self.person_tracks.get(speaker) if speaker is not None else None
+        if person is not None:
+            source = person.source
+
+            def start(started: asyncio.Future[float]) -> None:
+                if not started.cancelled() and not playback.cut and not playback.ended.done():
+                    source.play(pcm)
+
+            playback.started.add_done_callback(start)
+        return playback
+
+    def stop_playback(self) -> float:
+        now = super().stop_playback()
+        for person in self.person_tracks.values():
+            person.source.stop(now)
+        return now
 
     def prepare_screen(self, image: Image.Image) -> None:
         self.screen_track.prepare(image)
@@ -377,6 +452,8 @@ class WebRTCMeeting(LinkBase):
     async def _teardown(self) -> None:
         self.audio_track.stop()
         self.screen_track.stop()
+        for person in self.person_tracks.values():
+            person.track.stop()
         if self.pc is not None:
             await self.pc.close()
         ws = self._ws

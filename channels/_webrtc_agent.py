@@ -26,8 +26,12 @@ from modylbench.channels._webrtc import (
     rtc_configuration,
 )
 from modylbench.channels._wire import CHANNEL_LABELS, MAX_SIGNALING_MESSAGE
+from modylbench.scenarios import MAX_PARTICIPANTS
 
 logger = logging.getLogger(__name__)
+
+PERSON_TRACKS = MAX_PARTICIPANTS
+"""Receive-only audio transceivers ``participant_audio`` offers: one for each person a meeting can have."""
 
 
 async def _opened_or_refused(ws: Any, opened: asyncio.Event) -> str | None:
@@ -71,10 +75,15 @@ async def connect_agent(
     receive_audio: bool = True,
     timeout: float = 10.0,
     clock: Clock | None = None,
+    participant_audio: bool = False,
 ) -> tuple[AgentSession, Callable[[], Awaitable[None]]]:
-    """Join the meeting at ``url``; returns the session and a coroutine function that hangs up."""
+    """Join the meeting at ``url``; returns the session and a coroutine function that hangs up.
+
+    ``participant_audio``: also offer ``PERSON_TRACKS`` receive-only audio transceivers, which a multi-party
+    meeting fills with each participant's own speech (docs/protocol.md §4a); their frames come as
+    ``AudioReceived`` with ``participant`` set. Off, the offer is the one-track offer of a one-to-one agent."""
     clock = clock or WallClock()
-    session = AgentSession(clock, synthesize, receive_audio)
+    session = AgentSession(clock, synthesize, receive_audio, participant_audio=participant_audio)
     ws: ClientConnection = await connect(
         url,
         additional_headers={"Authorization": f"Bearer {token}"},
@@ -85,7 +94,10 @@ async def connect_agent(
     audio_track = PacedAudioTrack(session.audio, clock)
     audio_tx = pc.addTransceiver(audio_track, direction="sendrecv")
     pc.addTransceiver("video", direction="recvonly")
+    # After the video m-line, so the first two m-lines are those of a one-track offer.
+    person_tx = [pc.addTransceiver("audio", direction="recvonly") for _ in range(PERSON_TRACKS if participant_audio else 0)]
     arrivals = instrument_audio_receiver(audio_tx.receiver, clock)
+    person_arrivals = [instrument_audio_receiver(tx.receiver, clock) for tx in person_tx]
     opened = asyncio.Event()
     channels = {label: pc.createDataChannel(label, ordered=True) for label in CHANNEL_LABELS}
     for label, ch in channels.items():
@@ -101,7 +113,16 @@ async def connect_agent(
 
     @pc.on("track")
     def on_track(track: MediaStreamTrack) -> None:
-        if track.kind == "audio":
+        person = next((i for i, tx in enumerate(person_tx) if tx.receiver.track is track), None)
+        if person is not None:  # read whoever it is, even before hello says whose (unread tracks grow)
+            tx = person_tx[person]
+
+            def sink(t: float, pcm: bytes, tx: Any = tx) -> None:
+                if tx.mid is not None:
+                    session.on_participant_audio(tx.mid, t, pcm)
+
+            session.tasks.start(consume_audio(track, clock, person_arrivals[person], sink), "participant-audio")
+        elif track.kind == "audio":
             session.tasks.start(consume_audio(track, clock, arrivals, session.on_audio), "persona-audio")
         else:
             session.tasks.start(consume_video(track, clock, session.on_screen), "screen")

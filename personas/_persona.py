@@ -258,9 +258,9 @@ class ScriptedPersona:
         if turn.turn_index not in self._audio:
             self.prepare([turn])
         pcm = self._audio[turn.turn_index]
-        playback = await self.link.play(pcm)
-        start = await playback.started
         speaker = self.room.speaker(turn) if self.room is not None else None
+        playback = await self.link.play(pcm, speaker=speaker)
+        start = await playback.started
         if speaker is not None:
             await self.link.send_control(ActiveSpeaker(speaker))
         captioned = await self.link.send_control(
@@ -283,7 +283,7 @@ class ScriptedPersona:
         """Words for someone else, before the turn proper: audio only (no caption), then a pause."""
         assert turn.aside is not None
         pcm, att = self._cue(turn.aside.text)
-        playback = await self.link.play(pcm)
+        playback = await self.link.play(pcm, speaker=self.room.speaker(turn) if self.room is not None else None)
         start = await playback.started
         end = await playback.ended
         self._heard_audio(start, end, pcm, playback)
@@ -309,7 +309,8 @@ class ScriptedPersona:
         assert turn.backchannel is not None
         self._backchannel_given = True
         pcm, _ = self._cue(turn.backchannel.text)
-        self._backchannel = (await self.link.play(pcm), turn.backchannel.text)
+        speaker = self.room.speaker(turn) if self.room is not None else None
+        self._backchannel = (await self.link.play(pcm, speaker=speaker), turn.backchannel.text)
 
     async def _record_backchannel(self, turn: Turn, wait: bool) -> None:
         """Record the backchannel once it has played (``wait``: let it finish first)."""
@@ -344,7 +345,8 @@ class ScriptedPersona:
         hold = getattr(self.clock, "hold", None)
         with hold() if hold is not None else contextlib.nullcontext():
             pcm = await asyncio.to_thread(self.speech.synthesize, c.text)
-        playback = await self.link.play(pcm)
+        # The challenge is the host's, in the host's voice (self.speech).
+        playback = await self.link.play(pcm, speaker=self.room.room.host.name if self.room is not None else None)
         start = await playback.started
         await self.link.send_control(Caption(c.text, c.challenge_id, start, start + playback.duration))
         end = await playback.ended
@@ -518,7 +520,7 @@ class ScriptedPersona:
             with hold() if hold is not None else contextlib.nullcontext():
                 engine = self.room.engine_named(who) if self.room is not None and who else self.speech
                 pcm = await asyncio.to_thread(engine.synthesize, answer.text)
-            playback = await self.link.play(pcm)
+            playback = await self.link.play(pcm, speaker=who)
             start = await playback.started
             await self.link.send_control(Caption(answer.text, qid, start, start + playback.duration, reply_to=qid,
                                                  speaker=who or "persona"))

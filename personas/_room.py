@@ -32,7 +32,7 @@ def voice_engine(engine: SpeechEngine, voice: PersonaVoice) -> SpeechEngine:
     return engine
 
 
-def room_hello_of(scenario: Scenario, audio_tracks: dict[str, int] | None = None) -> dict[str, Any] | None:
+def room_hello_of(scenario: Scenario) -> dict[str, Any] | None:
     """``hello.room`` for ``scenario``: the agent's name and the people, those there from the start marked present
     (None: a one-to-one meeting, whose hello has no ``room``)."""
     room = scenario.room
@@ -40,7 +40,7 @@ def room_hello_of(scenario: Scenario, audio_tracks: dict[str, int] | None = None
         return None
     people = [(p.name, p.role) for p in room.participants]
     present = {p.name for p in room.participants if p.joins_at_turn == 0}
-    return room_hello(room.agent_name, people, present, audio_tracks)
+    return room_hello(room.agent_name, people, present)
 
 
 class RoomPlayer:
@@ -92,9 +92,9 @@ class RoomPlayer:
         """The name the caption and chat of ``turn`` carry."""
         return self.scenario.speaker_of(turn)
 
-    def hello(self, audio_tracks: dict[str, int] | None = None) -> dict[str, Any]:
+    def hello(self) -> dict[str, Any]:
         """``hello.room`` (``room_hello_of``)."""
-        return room_hello_of(self.scenario, audio_tracks) or {}
+        return room_hello_of(self.scenario) or {}
 
     def joining(self, turn: Turn) -> list[ParticipantJoined]:
         """Who joins as ``turn`` starts."""

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from modylbench.channels import TaskOwner
-from modylbench.personas import DEFAULT_ANSWERER
+from modylbench.personas import DEFAULT_ANSWERER, room_hello_of
 from modylbench.record import SessionFolder
 from modylbench.simulator._cli_common import (
     asr_option,
@@ -156,6 +156,8 @@ async def _serve(scenario: Any, scenarios: dict[str, Any], host: str, port: int,
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     try:
         meeting = server.create_meeting(clock, options)
+        # Before the URL is out: an agent joining at once gets each person's own track (docs/protocol.md §4a).
+        meeting.room = room_hello_of(scenario)
         click.echo(f"Meeting ready: {scenario.title}", err=True)
         click.echo(f"  join URL: {meeting.url}", err=True)
         click.echo(f"  token:    {meeting.token}", err=True)

@@ -151,6 +151,12 @@ def _in_process_agent(spec: RunSpec, agent: AgentSpec) -> tuple[AgentBody, bool]
     return builtin.run, builtin.listens
 
 
+def wants_person_audio(body: Any) -> bool:
+    """A ``py:`` agent function asks for each person's own audio in a multi-party meeting with the attribute
+    ``participant_audio = True`` (docs/protocol.md §4a); else it gets the mixed audio only."""
+    return getattr(body, "participant_audio", False) is True
+
+
 async def _play(body: AgentBody, client: MeetingClient, faults: AgentFaults) -> None:
     """Run an in-process agent on its client: its reported failures and a crash are recorded; it leaves the
     meeting however it ends (a crashed agent's departure is what ends its meeting, as ``agent_error``)."""
@@ -203,7 +209,8 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
             on_link(link)
 
         async def agent_side() -> None:
-            client = await join_inprocess(link, synthesize=agent_speech.synthesize, receive_audio=listens)
+            client = await join_inprocess(link, synthesize=agent_speech.synthesize, receive_audio=listens,
+                                          participant_audio=wants_person_audio(body))
             await _play(body, client, faults)
 
         return await _together(run_meeting(link, spec.scenario, agent.name, spec.folder, clock, persona_speech, mopts),
@@ -215,7 +222,8 @@ async def _run_one_locked(spec: RunSpec, on_link: Callable[[Any], None] | None,
             on_link(meeting)
 
         async def agent_side_rtc() -> None:
-            client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize, receive_audio=listens)
+            client = await join(meeting.url, meeting.token, synthesize=agent_speech.synthesize, receive_audio=listens,
+                                participant_audio=wants_person_audio(body))
             await _play(body, client, faults)
 
         return await _together(

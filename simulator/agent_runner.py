@@ -61,7 +61,7 @@ async def _main(target: str, report: _Reports) -> int:
     from modylbench.agents import join
     from modylbench.simulator._agentspec import load_py_agent
     from modylbench.simulator._errors import UserError
-    from modylbench.simulator._runner import agent_speech_engine
+    from modylbench.simulator._runner import agent_speech_engine, wants_person_audio
 
     try:
         body = load_py_agent(target)
@@ -72,7 +72,8 @@ async def _main(target: str, report: _Reports) -> int:
     if not url or not token:
         print("error: MODYLBENCH_URL and MODYLBENCH_TOKEN must be set (the meeting to join)", file=sys.stderr)
         return 2
-    client = await join(url, token, synthesize=agent_speech_engine().synthesize, receive_audio=True)
+    client = await join(url, token, synthesize=agent_speech_engine().synthesize, receive_audio=True,
+                        participant_audio=wants_person_audio(body))
     client.on_error = lambda kind, message, tb: report(kind, message, tb)
     try:
         await body(client)

@@ -6,15 +6,21 @@ signaling (§1), the offer with its audio and video transceivers and four data c
 ``turn_end`` / ``caption`` on control (§3), a question in chat and the answer's ``reply_to`` (§4 "Asking the
 persona"), ``done`` to close its window. It measures, at the agent, when the answer's audio starts.
 
-    python examples/testing/protocol_agent.py URL TOKEN "What's the fund's IRR hurdle?|What's the holding period?" ...
+In a multi-party meeting (§4a) it offers ``person_tracks`` extra receive-only audio transceivers, reads whose track
+is whose from ``hello.room.participants[i].track`` (the transceiver's ``mid``), notes when each person's own track
+is audible, and answers a line that names it (``hello.room.agent_name``) in chat, naming who asked.
 
-(one argument per turn, its questions separated by |).
+    python examples/testing/protocol_agent.py URL TOKEN "What's the fund's IRR hurdle?|What's the holding period?" ...
+    python examples/testing/protocol_agent.py --room   # URL and TOKEN from MODYLBENCH_URL / MODYLBENCH_TOKEN
+
+(one argument per turn, its questions separated by |). ``--room`` prints what it heard, as one JSON line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -65,18 +71,37 @@ class ProtocolAgent:
     exchanges: list[Exchange] = field(default_factory=list)
     turns: int = 0
     closed_reasons: list[str] = field(default_factory=list)
+    person_tracks: int = 0
+    """Extra receive-only audio transceivers to offer, one per person a multi-party meeting may have (§4a: up to 4)."""
+    room: dict[str, Any] | None = None
+    """``hello.room``, in a multi-party meeting."""
+    heard: dict[str, list[float]] = field(default_factory=dict)
+    """mid of a person's own track -> when its frames were audible (``time.time()``)."""
+    captions: list[dict[str, Any]] = field(default_factory=list)
+    answered: list[str] = field(default_factory=list)
+    """What it said in chat to people who named it."""
     _audible: list[float] = field(default_factory=list)
+
+    def heard_from(self) -> dict[str, int]:
+        """Audible frames on each person's own track, by name (from ``hello.room``)."""
+        people = (self.room or {}).get("participants", [])
+        return {p["name"]: len(self.heard.get(p.get("track") or "", [])) for p in people}
 
     async def run(self) -> None:
         pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
         pc.addTransceiver(AudioStreamTrack(), direction="sendrecv")  # §2: our (silent) voice goes out on it
         pc.addTransceiver("video", direction="recvonly")
+        for _ in range(self.person_tracks):  # §4a: each filled with one person's speech in a multi-party meeting
+            pc.addTransceiver("audio", direction="recvonly")
         channels = {label: pc.createDataChannel(label) for label in ("control", "chat", "files", "doc")}
         readers: list[asyncio.Task[None]] = []
 
         @pc.on("track")
         def on_track(track: Any) -> None:
-            readers.append(asyncio.ensure_future(self._listen(track)))  # §2: unread tracks grow memory
+            mid = next(t.mid for t in pc.getTransceivers() if t.receiver.track is track)
+            first_audio = next(t for t in pc.getTransceivers() if t.kind == "audio")
+            person = mid if track.kind == "audio" and mid != first_audio.mid else None
+            readers.append(asyncio.ensure_future(self._listen(track, person)))  # §2: unread tracks grow memory
 
         answered: asyncio.Queue[tuple[str, str, str, float]] = asyncio.Queue()  # (reply_to, text, channel, seconds)
         control: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -84,6 +109,10 @@ class ProtocolAgent:
         @channels["control"].on("message")
         def on_control(msg: str | bytes) -> None:
             obj = json.loads(msg)
+            if obj.get("type") == "hello":
+                self.room = obj.get("room")
+            if obj.get("type") == "caption":
+                self.captions.append(obj)
             if obj.get("type") == "caption" and obj.get("reply_to"):
                 took = float(obj["end"] - obj["start"]) if obj.get("end") is not None and obj.get("start") is not None else 0.0
                 answered.put_nowait((obj["reply_to"], obj.get("text", ""), "audio", took))
@@ -124,6 +153,12 @@ class ProtocolAgent:
                 continue
             ti = int(obj["turn_index"])
             self.turns += 1
+            line = self.captions[-1] if self.captions else {}
+            me = (self.room or {}).get("agent_name")
+            if me and me.lower() in str(line.get("text", "")).lower():  # a line that names us: answer who asked
+                reply = f"{str(line.get('speaker', '')).split(' ')[0]}, noted: I'll put it in the model."
+                channels["chat"].send(json.dumps({"type": "chat", "text": reply}))
+                self.answered.append(reply)
             for q in self.questions[ti] if ti < len(self.questions) else []:
                 ex = Exchange(ti, q, time.time())
                 self.exchanges.append(ex)
@@ -139,7 +174,8 @@ class ProtocolAgent:
                     await asyncio.sleep(took + 0.3)  # let it finish before asking again (the caption's end - start)
             channels["control"].send(json.dumps({"type": "done", "turn_index": ti}))
 
-    async def _listen(self, track: Any) -> None:
+    async def _listen(self, track: Any, person: str | None) -> None:
+        """Read ``track`` to its end; ``person``: the mid of one person's own track (None: the mixed one)."""
         while True:
             try:
                 frame = await track.recv()
@@ -149,6 +185,9 @@ class ProtocolAgent:
                 continue
             samples = frame.to_ndarray()
             if samples.size and int(np.abs(samples.astype(np.int32)).max()) > AUDIBLE:
+                if person is not None:
+                    self.heard.setdefault(person, []).append(time.time())
+                    continue
                 self._audible.append(time.time())
                 del self._audible[:-200]
 
@@ -163,6 +202,13 @@ class ProtocolAgent:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--room"]:
+        agent = ProtocolAgent(os.environ["MODYLBENCH_URL"], os.environ["MODYLBENCH_TOKEN"], [], person_tracks=4)
+        asyncio.run(agent.run())
+        print(json.dumps({"room": agent.room, "heard_from": agent.heard_from(), "turns": agent.turns,
+                          "answered": agent.answered, "captions": [(c.get("speaker"), c.get("start"), c.get("end"))
+                                                                   for c in agent.captions]}))  # fmt: skip
+        return
     url, token, *turns = sys.argv[1:]
     agent = ProtocolAgent(url, token, [t.split("|") for t in turns])
     asyncio.run(agent.run())

@@ -28,7 +28,7 @@ def test_the_agent_uses_nothing_of_modylbench() -> None:
     tree = ast.parse(AGENT.read_text(encoding="utf-8"))
     imported = {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     imported |= {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert imported <= {"__future__", "asyncio", "json", "sys", "time", "dataclasses", "typing", "aioice", "numpy",
+    assert imported <= {"__future__", "asyncio", "json", "os", "sys", "time", "dataclasses", "typing", "aioice", "numpy",
                         "websockets", "aiortc"}, imported
 
 
@@ -55,3 +55,27 @@ async def test_a_protocol_only_agent_asks_and_is_answered_over_webrtc(tmp_path: 
     assert hurdle.audio_at is not None and hurdle.audio_at > hurdle.sent
     assert all(a.channel == "audio" and a.audio is not None for a in answers)
     assert agent.closed_reasons == ["agent_done"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(420)
+def test_the_protocol_only_agent_takes_part_in_a_multi_party_meeting(tmp_path: Path) -> None:
+    """It reads hello.room and each person's own track (by mid), answers the line that names it, and is scored."""
+    import json
+
+    from modylbench.simulator.testing import run_meeting as run_scored
+
+    turns = 6
+    run = run_scored("financial_analyst_lbo_room", f"cmd:{sys.executable} {AGENT} --room", turns=turns,
+                     transport="webrtc", out=tmp_path / "m", report=False)
+    assert run.meeting.termination_reason == "max_turns", run.meeting.detail  # the slice played to its end
+    assert run.scorecard.scenarios[0].modylbench_score is not None
+    said = json.loads((run.folder / "agent.stdout.log").read_text().strip().splitlines()[-1])
+    room = said["room"]
+    assert room["agent_name"] == run.scenario.room.agent_name
+    tracks = [p.get("track") for p in room["participants"]]
+    assert all(tracks) and len(set(tracks)) == len(tracks)
+    speakers = {run.scenario.speaker_of(t) for t in run.scenario.turns}
+    # Energy on exactly the tracks of the people who spoke in the slice.
+    assert {name for name, frames in said["heard_from"].items() if frames > 10} == speakers
+    assert said["turns"] == turns

@@ -154,3 +154,40 @@ async def test_pipecat_agent_answers_every_turn_and_is_scored(tmp_path: Path) ->
     (product,) = scored.products
     assert product.product_id == "model" and product.checks and all(c.passed for c in product.checks)
     print(f"pipecat agent scored {scored.modylbench_score:.2f} ({scored.tier}); flags {scored.flags}")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(420)
+async def test_pipecat_agent_takes_part_in_a_multi_party_meeting_through_the_mixed_track(tmp_path: Path) -> None:
+    """A room meeting's first six turns (the host, then the CFO who joins): Pipecat takes the mixed track, hears every
+    line in its speaker's voice, and is scored."""
+    from modylbench.scenarios.builtin import build
+
+    room = build("financial_analyst_lbo_room").first_turns(6)
+    example = _load_example()
+    script = Script(reply=lambda body: Answer(content="Noted, I'll put it in the model."))
+    probe = Probe()
+    folder = tmp_path / "session"
+    persona_speech, _ = speech_engines(room)
+    with openai_server(script) as base_url:
+        wall = WallClock()
+        async with SignalingServer() as server:
+            meeting = server.create_meeting(wall)
+            agent = asyncio.create_task(
+                example.run(meeting.url, meeting.token, model="brain", base_url=base_url, observers=[probe])
+            )
+            result = await run_meeting(meeting, room, "pipecat", folder, wall, persona_speech)
+            await asyncio.wait_for(agent, 30)
+    assert result.termination_reason == "completed", result.detail
+    assert meeting.person_tracks == {}  # Pipecat offers one audio transceiver: the mixed track only
+    heard = " ".join(probe.transcriptions)
+    for turn in room.turns:
+        assert turn.human_utterance in heard
+    assert probe.rates == {16_000} and probe.voiced_frames > 100
+    events = read_record(folder).events
+    speakers = [e.speaker for e in events if e.event == "persona_utterance"]
+    assert speakers == [room.speaker_of(t) for t in room.turns] and len(set(speakers)) == 2
+    assert [e.turn_index for e in events if e.event == "turn_end"] == list(range(6))
+    scored = score_session(folder, {room.scenario_id: room}, ["offline"]).scenarios[0]
+    assert scored.modylbench_score is not None
+    print(f"pipecat agent in the room scored {scored.modylbench_score:.2f} ({scored.tier}); flags {scored.flags}")

@@ -67,7 +67,7 @@ class TimedLink:
     async def wait_connected(self) -> float:
         return 0.0
 
-    async def play(self, pcm: bytes) -> Playback:
+    async def play(self, pcm: bytes, speaker: str | None = None) -> Playback:
         loop = asyncio.get_running_loop()
         pb = Playback(
             duration=len(pcm) / 2 / 48_000, started=loop.create_future(), ended=loop.create_future()

@@ -114,3 +114,39 @@ def test_a_guest_asked_by_name_answers_from_their_own_knowledge() -> None:
     assert room.answerer_for("What is the senior interest rate?", during)[2] is None  # the host's
     # Not in the meeting yet (Marcus joins at turn 14): the host answers.
     assert room.answerer_for("Marcus, what is the capex run rate?", sc.turns[2])[2] is None
+
+
+HEARD: dict[str | None, int] = {}
+
+
+async def person_listener(client: MeetingClient) -> None:
+    """Counts voiced frames by track (None: the mixed one); says done at each turn's end."""
+    from modylbench.agents import AudioReceived
+    from modylbench.channels._audio import frame_dbfs
+
+    async for ev in client.events():
+        if isinstance(ev, AudioReceived) and frame_dbfs(ev.pcm) > -45:
+            HEARD[ev.participant] = HEARD.get(ev.participant, 0) + 1
+        if isinstance(ev, TurnEnded):
+            await client.done(ev.turn_index)
+        if isinstance(ev, MeetingEnded):
+            break
+
+
+person_listener.participant_audio = True  # type: ignore[attr-defined]
+
+
+def test_an_agent_that_asks_for_each_persons_audio_gets_only_theirs_on_each(tmp_path: Path) -> None:
+    HEARD.clear()
+    sc = _slice()
+    run_meeting(sc, person_listener, out=tmp_path / "m", report=False)
+    speakers = {sc.speaker_of(t) for t in sc.turns}
+    assert {k for k in HEARD if k is not None} == speakers
+    # Each person's frames add up to the mixed track's (backchannels and asides included): nobody's speech is lost
+    # and none is on two tracks.
+    assert abs(sum(v for k, v in HEARD.items() if k is not None) - HEARD[None]) <= 2 * len(sc.turns)
+    SEEN.clear()
+    run_meeting(sc, listener, out=tmp_path / "m2", report=False)
+    from modylbench.agents import AudioReceived
+
+    assert all(e.participant is None for e in SEEN if isinstance(e, AudioReceived))
