@@ -225,6 +225,10 @@ class RecoveringJitterBuffer(JitterBuffer):
     aiortc releases at most one frame per arriving packet and a burst after a stall would otherwise add its
     size to every later frame."""
 
+    tap: Callable[[int, JitterFrame], bool] | None = None
+    """Called with each frame the buffer releases and its RTP payload type; a frame it takes (returns True)
+    is not handed to aiortc's decoder thread (``channels._webrtc.LoopAudio`` decodes it on the loop)."""
+
     dropped = 0
     """Frames dropped to keep the backlog bounded."""
     skipped = 0
@@ -251,7 +255,21 @@ class RecoveringJitterBuffer(JitterBuffer):
                         self._origin = uint16_add(self._origin, 1)
                         self.skipped += 1
                     frame = self._remove_frame(packet.sequence_number)
+        if frame is not None and self.tap is not None and self.tap(packet.payload_type, frame):
+            frame = None
         return pli, frame
+
+
+_RECEIVER_CODECS = "_RTCRtpReceiver__codecs"
+
+
+def receiver_codec_names(receiver: RTCRtpReceiver) -> dict[int, str] | None:
+    """Payload type -> codec name (lower case, e.g. ``opus``) that ``receiver`` negotiated; None when aiortc's
+    private table is not where aiortc 1.16 keeps it."""
+    codecs = getattr(receiver, _RECEIVER_CODECS, None)
+    if not isinstance(codecs, dict):
+        return None
+    return {int(pt): str(getattr(c, "name", "")).lower() for pt, c in codecs.items()}
 
 
 # ---------------------------------------------------------------- asyncio: is the loop idle?

@@ -256,7 +256,7 @@ class WebRTCMeeting(LinkBase):
                     self._mixed_receiver = transceiver.receiver
                     transceiver.sender.replaceTrack(self.audio_track)
                     transceiver.direction = "sendrecv"
-                    self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock)
+                    self._arrivals = instrument_audio_receiver(transceiver.receiver, self.clock, self.on_agent_audio)
                     buffer = jitter_buffer_of(transceiver.receiver)
                     if isinstance(buffer, RecoveringJitterBuffer):
                         self._agent_audio_buffer = buffer

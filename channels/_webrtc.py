@@ -14,6 +14,7 @@ from typing import Any, cast
 
 import numpy as np
 from aiortc import MediaStreamTrack, RTCConfiguration, RTCDataChannel, RTCRtpReceiver
+from aiortc.jitterbuffer import JitterFrame
 from aiortc.mediastreams import MediaStreamError
 from av import AudioFrame, CodecContext, Packet, VideoFrame
 from av.audio.codeccontext import AudioCodecContext
@@ -28,6 +29,7 @@ from modylbench.channels._compat import (
     RecoveringJitterBuffer,
     enable_loopback_candidates,
     observe_rtp_packets,
+    receiver_codec_names,
     replace_jitter_buffer,
     take_keyframe_request,
     tolerate_late_consent_answers,
@@ -299,14 +301,119 @@ class ArrivalTimes:
     def lookup(self, pts: int | None) -> float | None:
         return None if pts is None else self._times.get(pts & 0xFFFFFFFF)
 
+    def at_rtp(self, rtp_timestamp: int) -> float | None:
+        """Arrival time of the packet with this (raw) RTP timestamp, if it is still remembered."""
+        return None if self._origin is None else self._times.get((rtp_timestamp - self._origin) & 0xFFFFFFFF)
 
-def instrument_audio_receiver(receiver: RTCRtpReceiver, clock: Clock) -> ArrivalTimes:
-    """Swap in the recovering jitter buffer and note each packet's arrival time."""
+
+class LoopOpus:
+    """One remote Opus stream decoded on the event loop to 48 kHz mono s16, frame by frame.
+
+    aiortc decodes each received frame in a thread and hands it back to the loop, a cross-thread wake-up per
+    20 ms frame: on the harness side of a live meeting that was about half of its CPU
+    (``benchmarks/bench_transport.py``). Here the jitter buffer's frames are decoded where they come out.
+
+    Digital silence, most of what a listener receives, is not decoded: a payload that decoded to all-zero
+    samples while the stream was already silent is remembered (at most ``KEEP`` payloads, each at most
+    ``SMALL`` bytes; a silence packet is 1-8 bytes), and while the stream stays silent it is answered with as
+    many zero samples. When the stream leaves silence, the last skipped packet is decoded first, so the
+    decoder's state is the one it had after silence. Speech decodes to the same samples as aiortc's decoder
+    (which decodes to stereo; the two channels of a mono stream are equal).
+    """
+
+    KEEP = 8
+    SMALL = 16
+
+    def __init__(self) -> None:
+        self._codec: AudioCodecContext | None = None
+        self._silent_payloads: dict[bytes, int] = {}
+        self._silent = True  # a fresh decoder's history is silence
+        self._skipped: bytes | None = None
+        self.decoded = 0
+        """Frames decoded (the rest were known silence)."""
+        self.failed = 0
+        """Frames the decoder refused (nothing is handed on for them)."""
+
+    def _decoder(self) -> AudioCodecContext:
+        if self._codec is None:
+            c = cast(AudioCodecContext, CodecContext.create("libopus", "r"))
+            c.format = "s16"
+            c.layout = "mono"
+            c.sample_rate = SAMPLE_RATE
+            self._codec = c
+        return self._codec
+
+    def _decode(self, data: bytes) -> bytes:
+        try:
+            frames = self._decoder().decode(Packet(data))
+        except Exception as exc:  # av.FFmpegError: a corrupt packet; aiortc logs and goes on too
+            self.failed += 1
+            logger.debug("opus frame not decoded: %s", exc)
+            return b""
+        self.decoded += 1
+        return b"".join(bytes(f.planes[0])[: f.samples * 2 * len(f.layout.channels)] for f in frames)
+
+    def pcm(self, data: bytes) -> bytes:
+        """The samples of one Opus payload (empty if it cannot be decoded)."""
+        if self._silent:
+            size = self._silent_payloads.get(data)
+            if size is not None:
+                self._skipped = data
+                return bytes(size)
+        if self._skipped is not None:
+            self._decode(self._skipped)
+            self._skipped = None
+        pcm = self._decode(data)
+        zero = bool(pcm) and pcm.count(0) == len(pcm)
+        if zero and self._silent and len(data) <= self.SMALL and len(self._silent_payloads) < self.KEEP:
+            self._silent_payloads[data] = len(pcm)
+        self._silent = zero
+        return pcm
+
+
+AudioSink = Callable[[float, bytes], None]
+"""Receives each frame of a remote audio track: the meeting time its packet arrived, and mono s16 PCM."""
+
+
+def instrument_audio_receiver(receiver: RTCRtpReceiver, clock: Clock, sink: AudioSink | None = None) -> ArrivalTimes:
+    """Swap in the recovering jitter buffer and note each packet's arrival time.
+
+    With ``sink``, Opus frames are decoded on the loop (``LoopOpus``) and handed to ``sink`` as the jitter buffer
+    releases them, instead of through aiortc's decoder thread and the track (``consume_audio`` then gets only
+    what aiortc still decodes itself: another codec, or everything when aiortc's internals moved)."""
     arrivals = ArrivalTimes(clock)
-    if not replace_jitter_buffer(receiver, RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)):
+    buffer = RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)
+    if not replace_jitter_buffer(receiver, buffer):
         logger.warning("aiortc internals changed: audio jitter-buffer recovery not installed")
+    elif sink is not None:
+        opus = LoopOpus()
+        names: dict[int, str] = {}
+
+        def tap(payload_type: int, frame: JitterFrame) -> bool:
+            if payload_type not in names:
+                names.update(receiver_codec_names(receiver) or {})
+            if names.get(payload_type) != "opus":
+                return False
+            pcm = opus.pcm(frame.data)
+            if pcm:
+                t = arrivals.at_rtp(frame.timestamp)
+                try:
+                    sink(clock.now() if t is None else t, pcm)
+                except Exception:  # called from aiortc's packet handler: an error here must not stop the stream
+                    logger.exception("handling a received audio frame")
+            return True
+
+        buffer.tap = tap
     observe_rtp_packets(receiver, lambda packet: arrivals.record(packet.timestamp))
     return arrivals
+
+
+def discard_audio(receiver: RTCRtpReceiver) -> bool:
+    """Nobody listens to ``receiver``'s track: its frames are dropped undecoded (aiortc would decode each in a
+    thread). False (aiortc decodes as usual) when its internals moved."""
+    buffer = RecoveringJitterBuffer(capacity=16, prefetch=AUDIO_PREFETCH)
+    buffer.tap = lambda payload_type, frame: True
+    return replace_jitter_buffer(receiver, buffer)
 
 
 def to_mono_s16(frame: AudioFrame) -> bytes:

@@ -22,6 +22,7 @@ from modylbench.channels._webrtc import (
     PacedAudioTrack,
     consume_audio,
     consume_video,
+    discard_audio,
     instrument_audio_receiver,
     rtc_configuration,
 )
@@ -96,8 +97,22 @@ async def connect_agent(
     pc.addTransceiver("video", direction="recvonly")
     # After the video m-line, so the first two m-lines are those of a one-track offer.
     person_tx = [pc.addTransceiver("audio", direction="recvonly") for _ in range(PERSON_TRACKS if participant_audio else 0)]
-    arrivals = instrument_audio_receiver(audio_tx.receiver, clock)
-    person_arrivals = [instrument_audio_receiver(tx.receiver, clock) for tx in person_tx]
+    # Frames are decoded on the loop as they arrive (channels._webrtc.LoopOpus); an agent that does not listen
+    # to audio decodes nothing.
+    if receive_audio:
+        arrivals = instrument_audio_receiver(audio_tx.receiver, clock, session.on_audio)
+    else:
+        arrivals = None
+        discard_audio(audio_tx.receiver)
+
+    def person_sink(tx: Any) -> Callable[[float, bytes], None]:
+        def sink(t: float, pcm: bytes) -> None:
+            if tx.mid is not None:
+                session.on_participant_audio(tx.mid, t, pcm)
+
+        return sink
+
+    person_arrivals = [instrument_audio_receiver(tx.receiver, clock, person_sink(tx)) for tx in person_tx]
     opened = asyncio.Event()
     channels = {label: pc.createDataChannel(label, ordered=True) for label in CHANNEL_LABELS}
     for label, ch in channels.items():
@@ -115,12 +130,7 @@ async def connect_agent(
     def on_track(track: MediaStreamTrack) -> None:
         person = next((i for i, tx in enumerate(person_tx) if tx.receiver.track is track), None)
         if person is not None:  # read whoever it is, even before hello says whose (unread tracks grow)
-            tx = person_tx[person]
-
-            def sink(t: float, pcm: bytes, tx: Any = tx) -> None:
-                if tx.mid is not None:
-                    session.on_participant_audio(tx.mid, t, pcm)
-
+            sink = person_sink(person_tx[person])
             session.tasks.start(consume_audio(track, clock, person_arrivals[person], sink), "participant-audio")
         elif track.kind == "audio":
             session.tasks.start(consume_audio(track, clock, arrivals, session.on_audio), "persona-audio")
