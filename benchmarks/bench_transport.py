@@ -222,6 +222,7 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
         "speech_arrival_ms_max": max(arr) if arr else float("nan"),
         "speech_delivered_ms_median": statistics.median(dlv) if dlv else float("nan"),
         "speech_delivered_ms_max": max(dlv) if dlv else float("nan"),
+        "delivered_ms": dlv,  # pooled across processes by --harness-procs
         "screen_frames": sum(s.frames for s in screen),
         "screen_max_late_ms": max(s.max_late for s in screen) * 1000,
         "cpu_persona_pct": persona_cpu,
@@ -232,6 +233,51 @@ async def run(n: int, seconds: float, audio_only: bool = False, agent_procs: int
         "kbit_s_per_meeting": (sent1 - sent0) * 8 / 1000 / (wall1 - wall0) / n,
         "load": (load0 + load1) / 2,
     }
+
+
+def spread_run(n: int, seconds: float, audio_only: bool, agent_procs: int, procs: int) -> dict[str, Any]:
+    """N meetings whose harness side is spread over ``procs`` processes (one event loop each, as
+    ``run --workers`` spreads sessions), each with its own agent processes; started together, merged into one
+    row (sums, worst cases, the median of every delivery, CPU and memory per meeting)."""
+    sizes = [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
+    each_agents = max(1, agent_procs // procs)
+    children = [subprocess.Popen([sys.executable, __file__, "--json", "--n", str(k), "--seconds", str(seconds),
+                                  "--agent-procs", str(each_agents), *(["--audio-only"] if audio_only else [])],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for k in sizes if k > 0]  # fmt: skip
+    rows = []
+    for child in children:
+        out, err = child.communicate(timeout=600 + 4 * n)
+        got = [json.loads(line[5:]) for line in out.splitlines() if line.startswith("JSON ")]
+        if not got:
+            tail = [line for line in err.strip().splitlines() if not line.startswith((" ", "Traceback"))][-3:]
+            raise RuntimeError(f"a harness process failed: {' | '.join(tail) or 'no output'}")
+        rows.append(got[0])
+    dlv = [d for r in rows for d in r["delivered_ms"]]
+    m = {k: [r[k] for r in rows] for k in rows[0]}
+    weights = [r["n"] for r in rows]
+
+    def per_meeting(key: str) -> float:
+        return sum(v * w for v, w in zip(m[key], weights, strict=True)) / sum(weights)
+
+    return {
+        "n": n, "connect_ms_max": max(m["connect_ms_max"]), "connect_ms_mean": per_meeting("connect_ms_mean"),
+        "audio_frames": sum(m["audio_frames"]), "late_frames": sum(m["late_frames"]),
+        "max_late_ms": max(m["max_late_ms"]), "speech_arrival_ms_max": max(m["speech_arrival_ms_max"]),
+        "speech_delivered_ms_median": statistics.median(dlv) if dlv else float("nan"),
+        "speech_delivered_ms_max": max(dlv) if dlv else float("nan"), "delivered_ms": dlv,
+        "screen_frames": sum(m["screen_frames"]), "screen_max_late_ms": max(m["screen_max_late_ms"]),
+        "cpu_persona_pct": per_meeting("cpu_persona_pct"), "cpu_agent_pct": per_meeting("cpu_agent_pct"),
+        "rss_persona_mb": sum(m["rss_persona_mb"]), "mb_per_meeting": per_meeting("mb_per_meeting"),
+        "rss_agent_mb": sum(m["rss_agent_mb"]), "kbit_s_per_meeting": per_meeting("kbit_s_per_meeting"),
+        "load": statistics.mean(m["load"]),
+    }  # fmt: skip
+
+
+async def run_row(n: int, seconds: float, audio_only: bool, agent_procs: int, harness_procs: int) -> dict[str, Any]:
+    if harness_procs > 1 and n > 1:
+        return await asyncio.to_thread(spread_run, n, seconds, audio_only, agent_procs, min(harness_procs, n))
+    return await run(n, seconds, audio_only, agent_procs)
 
 
 COLUMNS = {
@@ -256,11 +302,12 @@ COLUMNS = {
 
 
 async def main(ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
-               as_json: bool = False) -> None:  # fmt: skip
+               as_json: bool = False, harness_procs: int = 1) -> None:  # fmt: skip
     if as_json:
         for n in ns:
-            print("JSON " + json.dumps(await run(n, seconds, audio_only, agent_procs)), flush=True)
+            print("JSON " + json.dumps(await run_row(n, seconds, audio_only, agent_procs, harness_procs)), flush=True)
         return
+    print(f"# harness side in {harness_procs} process(es), agents in {agent_procs} process(es), {seconds:g} s per run")
     for c, meaning in COLUMNS.items():
         print(f"# {c}: {meaning}")
     cols = list(COLUMNS)
@@ -268,7 +315,7 @@ async def main(ns: list[int], seconds: float, repeat: int, audio_only: bool, age
     for n in ns:
         rows = []
         for r in range(repeat):
-            rows.append(await run(n, seconds, audio_only, agent_procs))
+            rows.append(await run_row(n, seconds, audio_only, agent_procs, harness_procs))
             label = f"{n}/{r + 1}"
             print(" ".join([f"{label:>3}", *(f"{rows[-1][c]:>12.1f}" for c in cols[1:])]), flush=True)
         if repeat > 1:
@@ -283,13 +330,15 @@ SIDE_BY_SIDE = ["late_frames", "max_late_ms", "speech_delivered_ms_median", "spe
                 "connect_ms_max", "load"]  # fmt: skip
 
 
-def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, agent_procs: int) -> dict[str, float] | None:
+def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, agent_procs: int,
+             harness_procs: int = 1) -> dict[str, float] | None:  # fmt: skip
     env = dict(os.environ)
     env.pop(CODE_FROM, None)
     if code_from:
         env[CODE_FROM] = code_from
     args = [sys.executable, __file__, "--json", "--n", str(n), "--seconds", str(seconds),
-            "--agent-procs", str(agent_procs), *(["--audio-only"] if audio_only else [])]  # fmt: skip
+            "--agent-procs", str(agent_procs), "--harness-procs", str(harness_procs),
+            *(["--audio-only"] if audio_only else [])]  # fmt: skip
     try:
         out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600 + 4 * n)
     except subprocess.TimeoutExpired:
@@ -304,7 +353,7 @@ def _one_run(code_from: str | None, n: int, seconds: float, audio_only: bool, ag
 
 
 def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_only: bool, agent_procs: int,
-                 new: str | None = None) -> None:  # fmt: skip
+                 new: str | None = None, harness_procs: int = 1) -> None:  # fmt: skip
     """Each N with the code of ``base`` and of this checkout (or of ``new``, a snapshot of it that later edits
     here do not change), alternating, each run in a fresh process."""
     base_commit = subprocess.run(["git", "-C", base, "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -313,8 +362,8 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
     here_commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
                                  text=True).stdout.strip()  # fmt: skip
     print(f"# today = {base} ({base_commit}); new = {new or 'this checkout'} ({here_commit}); {seconds:g} s per run; "
-          f"{'audio only' if audio_only else 'audio + 720p screen share at 2 fps'}; agents in {agent_procs} "
-          f"process(es); medians of {repeat}")
+          f"{'audio only' if audio_only else 'audio + 720p screen share at 2 fps'}; harness side in {harness_procs} "
+          f"process(es), agents in {agent_procs} process(es); medians of {repeat}")
     for c in SIDE_BY_SIDE:
         print(f"# {c}: {COLUMNS[c]}")
     print(f"{'n':>3} {'code':>5} " + " ".join(f"{c[:12]:>12}" for c in SIDE_BY_SIDE) + "  late frames per run")
@@ -322,7 +371,7 @@ def side_by_side(base: str, ns: list[int], seconds: float, repeat: int, audio_on
         rows: dict[str, list[dict[str, float]]] = {"today": [], "new": []}
         for _ in range(repeat):
             for label, code in (("today", base), ("new", new)):
-                row = _one_run(code, n, seconds, audio_only, agent_procs)
+                row = _one_run(code, n, seconds, audio_only, agent_procs, harness_procs)
                 if row is not None:
                     rows[label].append(row)
                     print(f"{n:>3} {label:>5} " + " ".join(f"{row[c]:>12.1f}" for c in SIDE_BY_SIDE) + "  (one run)",
@@ -707,6 +756,9 @@ if __name__ == "__main__":
     p.add_argument("--agents", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--audio-only", action="store_true", help="the persona never shares its screen")
     p.add_argument("--agent-procs", type=int, default=1, help="child processes the agent peers are spread over")
+    p.add_argument("--harness-procs", type=int, default=1,
+                   help="processes the harness side of the N meetings is spread over (one event loop each; "
+                        "--agent-procs is divided among them)")  # fmt: skip
     p.add_argument("--base", metavar="DIR",
                    help="side by side with the code of DIR (a git worktree of another commit), fresh process per run")
     p.add_argument("--new", metavar="DIR", help="with --base: the new side's code from DIR instead of this checkout")
@@ -756,9 +808,9 @@ if __name__ == "__main__":
     elif a.media_cost:
         asyncio.run(media_cost(a.n[0], a.seconds))
     elif a.base:
-        side_by_side(a.base, a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.new)
+        side_by_side(a.base, a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.new, a.harness_procs)
     elif a.profile:
         for n in a.n:
             profile(n, a.seconds, a.audio_only, a.agent_procs)
     else:
-        asyncio.run(main(a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.json))
+        asyncio.run(main(a.n, a.seconds, a.repeat, a.audio_only, a.agent_procs, a.json, a.harness_procs))
