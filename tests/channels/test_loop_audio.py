@@ -3,8 +3,10 @@ decoder thread, digital silence answered without decoding, and the receive path 
 
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
-from aiortc import RTCPeerConnection, RTCRtpCodecParameters
+from aiortc import AudioStreamTrack, RTCPeerConnection, RTCRtpCodecParameters
 from aiortc.codecs.opus import OpusDecoder
 from aiortc.jitterbuffer import JitterFrame
 from aiortc.rtp import RtpPacket
@@ -106,3 +108,26 @@ async def test_a_track_nobody_listens_to_is_dropped_undecoded() -> None:
         assert buffer.tap(111, JitterFrame(b"\xf8\xff\xfe", 0))  # type: ignore[attr-defined]
     finally:
         await pc.close()
+
+
+async def test_a_negotiated_receiver_names_its_codecs() -> None:
+    """The codec table the loop decoder reads is where aiortc keeps it once an offer and answer are applied."""
+    offerer, answerer = RTCPeerConnection(), RTCPeerConnection()
+    try:
+        offerer.addTransceiver("audio", direction="recvonly")
+        await offerer.setLocalDescription(await offerer.createOffer())
+        await answerer.setRemoteDescription(offerer.localDescription)
+        answerer.getTransceivers()[0].sender.replaceTrack(AudioStreamTrack())
+        answerer.getTransceivers()[0].direction = "sendonly"
+        await answerer.setLocalDescription(await answerer.createAnswer())
+        await offerer.setRemoteDescription(answerer.localDescription)
+        (transceiver,) = offerer.getTransceivers()
+        for _ in range(200):  # aiortc fills it when the transport connects
+            names = receiver_codec_names(transceiver.receiver)
+            if names or offerer.connectionState == "failed":
+                break
+            await asyncio.sleep(0.05)
+        assert names is not None and "opus" in names.values(), offerer.connectionState
+    finally:
+        await offerer.close()
+        await answerer.close()
