@@ -128,8 +128,12 @@ def side_by_side(base: str, args: argparse.Namespace, ids: list[str]) -> None:
             out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
             rows = [line.split() for line in out.stdout.splitlines() if line.startswith(sid)]
             if out.returncode != 0 or not rows:
-                raise SystemExit(f"{label} run of {sid} failed: {(out.stderr or out.stdout).strip()[-400:]}")
+                last = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
+                print(f"# {label} run of {sid} failed: {last[0][:300]}", flush=True)
+                break
             figures[label] = (float(rows[0][2]), float(rows[0][7].rstrip("x")))
+        if len(figures) < 2:
+            continue
         meeting, today, new = figures["new"][0], figures["today"][1], figures["new"][1]
         print(f"{sid:<38} {meeting:>10.1f} {today:>11.0f}x {new:>9.0f}x {new / today:>5.2f}x", flush=True)
 
