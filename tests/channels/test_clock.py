@@ -370,3 +370,28 @@ async def test_silent_slots_are_jumped_over_without_a_look_each() -> None:
     await done
     assert count == 2500 and clock.now() == pytest.approx(50.0)
     assert 2500 / 300 < looks < 2500 / 50
+
+
+async def test_call_at_keeps_the_wall_schedule_while_time_flows() -> None:
+    """While a thread job runs, meeting time flows: the callbacks then run at their deadlines on the wall schedule,
+    none early, none lost."""
+    clock = VirtualClock()
+    fired: list[tuple[float, float]] = []
+    walls: list[float] = []
+    done = asyncio.get_running_loop().create_future()
+
+    def fire(at: float) -> None:
+        fired.append((at, clock.now()))
+        walls.append(time.monotonic())
+        if len(fired) < 10:
+            clock.call_at(at + 0.02, lambda: fire(at + 0.02))
+        elif not done.done():
+            done.set_result(None)
+
+    clock.call_at(0.02, lambda: fire(0.02))
+    job = asyncio.ensure_future(asyncio.to_thread(time.sleep, 0.3))
+    await done
+    await job
+    assert len(fired) == 10
+    assert all(now >= at for at, now in fired)
+    assert walls[-1] - walls[0] > 0.1  # they ran on the wall schedule while time flowed, not in one jump
