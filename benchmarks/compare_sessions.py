@@ -81,7 +81,8 @@ def compare(a: Path, b: Path, flows: list[float]) -> tuple[list[str], int, int]:
 
 def main() -> None:
     before, after = Path(sys.argv[1]), Path(sys.argv[2])
-    same, compared, flows = 0, 0, []
+    same, compared = 0, 0
+    flows: list[float] = []
     for name in sorted(p.name for p in before.iterdir() if (p / "scorecard.json").exists()):
         if not (after / name / "scorecard.json").exists():
             print(f"{name}: not in {after}")
