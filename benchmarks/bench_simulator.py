@@ -12,6 +12,7 @@ lateness, and the offline-judge score.
         # 12 real-time sessions, 8 at a time, each in its own process as `run --concurrency` does;
         # one row per session, then the totals
     BENCH_CODE_FROM=/tmp/base python benchmarks/bench_simulator.py   # the code of another checkout
+    python benchmarks/bench_simulator.py --base /tmp/base --repeat 3  # today's code (a checkout) and this, side by side
     python benchmarks/bench_simulator.py --scenario financial_analyst_lbo_model --profile   # time by function
 
 "cpu x" is meeting seconds per CPU second of this process: the speed-up a core gives when nothing else runs
@@ -104,20 +105,59 @@ def profile(sid: str, args: argparse.Namespace, scenarios: dict, top: int = 30) 
         pstats.Stats(prof).sort_stats("tottime").print_stats(top)
 
 
+def side_by_side(base: str, args: argparse.Namespace, ids: list[str]) -> None:
+    """Each scenario with the code of ``base`` (a checkout of another commit, through BENCH_CODE_FROM) and of this
+    checkout, one after the other in child processes, each the median of --repeat runs: "cpu x" side by side."""
+    import subprocess
+    import sys
+
+    here = Path(__file__).resolve()
+    commit = subprocess.run(["git", "-C", base, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    print(f"# today = {base} ({commit.stdout.strip() or 'not a git checkout'}); new = this checkout; agent {args.agent}, "
+          f"median of {args.repeat} per side; cpu x = meeting seconds per CPU second", flush=True)
+    print(f"{'scenario':<38} {'meeting s':>10} {'today cpu x':>12} {'new cpu x':>10} {'ratio':>6}", flush=True)
+    for sid in ids:
+        figures: dict[str, tuple[float, float]] = {}
+        for label, code in (("today", base), ("new", None)):
+            env = dict(os.environ)
+            env.pop(CODE_FROM, None)
+            if code:
+                env[CODE_FROM] = code
+            cmd = [sys.executable, str(here), "--transport", "inproc", "--scenario", sid, "--repeat", str(args.repeat),
+                   "--agent", args.agent] + (["--turns", str(args.turns)] if args.turns else [])
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+            rows = [line.split() for line in out.stdout.splitlines() if line.startswith(sid)]
+            if out.returncode != 0 or not rows:
+                last = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
+                print(f"# {label} run of {sid} failed: {last[0][:300]}", flush=True)
+                break
+            figures[label] = (float(rows[0][2]), float(rows[0][7].rstrip("x")))
+        if len(figures) < 2:
+            continue
+        meeting, today, new = figures["new"][0], figures["today"][1], figures["new"][1]
+        print(f"{sid:<38} {meeting:>10.1f} {today:>11.0f}x {new:>9.0f}x {new / today:>5.2f}x", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--transport", choices=["webrtc", "inproc"], default="inproc")
     ap.add_argument("--turns", type=int, default=None)
     ap.add_argument("--agent", default="oracle")
     ap.add_argument("--repeat", type=int, default=1, help="runs per scenario; medians are printed")
-    ap.add_argument("--scenario", action="append", help="only these scenarios (default: all six)")
+    ap.add_argument("--scenario", action="append", help="only these scenarios (default: all built-in ones)")
     ap.add_argument("--concurrency", type=int, default=1,
                     help="run the sessions (scenarios x repeat) this many at a time, one process each")
     ap.add_argument("--profile", action="store_true",
                     help="instead: each scenario once in-process under cProfile; the top functions by own time")
+    ap.add_argument("--base", metavar="DIR",
+                    help="instead: each scenario with the code of DIR (a checkout of today's code) and of this "
+                         "checkout, side by side, --repeat runs each (in-process)")
     args = ap.parse_args()
     scenarios = resolve_scenarios()
     ids = args.scenario or list(scenarios)
+    if args.base:
+        side_by_side(args.base, args, ids)
+        return
     # Warm the speech cache so synthesis (done before the clock starts) does not count.
     with tempfile.TemporaryDirectory() as tmp:
         for sid in ids:

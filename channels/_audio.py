@@ -63,6 +63,12 @@ class AudioSource:
     def next_frame(self, t: float) -> bytes:
         if not self._queue:
             return SILENCE
+        q = self._queue[0]
+        if q.pos and len(q.pcm) - q.pos > FRAME_BYTES:
+            # Inside a buffer that goes on past this frame (most speech frames): a slice, nothing to resolve.
+            pos = q.pos
+            q.pos = pos + FRAME_BYTES
+            return bytes(q.pcm[pos : pos + FRAME_BYTES])
         out = bytearray()
         while len(out) < FRAME_BYTES and self._queue:
             q = self._queue[0]

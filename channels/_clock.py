@@ -13,7 +13,7 @@ import logging
 import socket
 import time
 import weakref
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-__all__ = ["Clock", "ClockTimeout", "VirtualClock", "WallClock", "wait_for", "wall_work"]
+__all__ = ["Clock", "ClockTimeout", "ClockTimer", "VirtualClock", "WallClock", "wait_for", "wall_work"]
 
 
 class ClockTimeout(asyncio.TimeoutError):
@@ -84,6 +84,37 @@ class WallClock:
                 return
             await asyncio.sleep(remaining)
 
+
+class ClockTimer:
+    """A callback at a meeting time on a ``VirtualClock`` (``call_at``); ``cancel()`` it to drop it."""
+
+    __slots__ = ("_callback", "_state")
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self._callback = callback
+        self._state = 0  # 0 pending, 1 run (or handed to the loop), 2 cancelled
+
+    def cancel(self) -> None:
+        if self._state == 0:
+            self._state = 2
+
+    def cancelled(self) -> bool:
+        return self._state == 2
+
+    def done(self) -> bool:
+        """Run or cancelled: no longer waiting (what the clock's heap asks of its entries, as of a future)."""
+        return self._state != 0
+
+    def _run(self) -> None:
+        if self._state == 2:
+            return
+        self._state = 1
+        self._callback()
+
+
+INLINE_INSTANTS = 256
+"""Instants of ``call_at`` callbacks alone a ``VirtualClock`` runs in one look, one after the other, while they
+wake nobody (a paced silent stream), before it gives the event loop a pass."""
 
 POLL_WHILE_FLOWING = 0.01
 """Seconds between looks at whether the wall-clock work is over while meeting time flows (and so the
@@ -195,7 +226,7 @@ class VirtualClock:
     def __init__(self, start: float = 0.0, wall_epoch: float | None = None) -> None:
         self._now = start
         self._wall_epoch = time.time() if wall_epoch is None else wall_epoch
-        self._heap: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._heap: list[tuple[float, int, asyncio.Future[None] | ClockTimer]] = []
         self._seq = itertools.count()
         self._holds = 0
         self._scheduled = False
@@ -249,6 +280,26 @@ class VirtualClock:
         self._schedule(loop)
         await fut
 
+    def call_at(self, when: float, callback: Callable[[], object]) -> ClockTimer:
+        """Run ``callback`` once ``now() >= when``, in the very order a task sleeping ``sleep_until(when)`` from
+        this moment would wake (the heap's order), on the running loop; without the task: no future, no task
+        step. Where every sleeper due at an instant is such a callback, the clock runs them within its own
+        look and jumps on while they wake nobody, so a paced stream of frames that has no effect (silence
+        nobody listens to) costs a heap push and pop per frame instead of an event-loop pass. A deadline
+        already passed runs on the next loop pass, as ``sleep_until`` would yield once."""
+        loop = asyncio.get_running_loop()
+        timer = ClockTimer(callback)
+        if when <= self.now():
+            loop.call_soon(timer._run)
+            return timer
+        heapq.heappush(self._heap, (when, next(self._seq), timer))
+        if self._timer is not None and when < self._timer_at:
+            self._timer.cancel()
+            self._drop_timer()
+            self._scheduled = False
+        self._schedule(loop)
+        return timer
+
     @contextmanager
     def hold(self) -> Iterator[None]:
         """Harness work that should cost no meeting time (a thread storing a file): time does not jump
@@ -273,7 +324,7 @@ class VirtualClock:
 
     @property
     def sleepers(self) -> int:
-        """Number of tasks waiting on this clock."""
+        """Number of tasks (and ``call_at`` callbacks) waiting on this clock."""
         return sum(1 for _, _, f in self._heap if not f.done())
 
     def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -300,14 +351,14 @@ class VirtualClock:
             heapq.heappop(self._heap)
         if self._flow_since is not None:
             if self._wall_work(loop):
-                self._wake_due()
+                self._wake_due(loop)
                 self._arm(loop)
                 return
             now = self.now()
             self.flowed += now - self._now
             self._now, self._flow_since = now, None
             logger.debug("meeting time jumps again from %.3f s", now)
-            self._wake_due()
+            self._wake_due(loop)
         if not self._heap:
             return
         ready = loop_ready_count(loop)
@@ -330,8 +381,22 @@ class VirtualClock:
             return
         if self._holds:
             return  # the hold's end looks again
-        self._now = max(self._now, self._heap[0][0])
-        self._wake_due()
+        # While callbacks run here, the sleepers they add need no look of their own: this one looks after them.
+        self._scheduled = True
+        try:
+            for _ in range(INLINE_INSTANTS):
+                self._now = max(self._now, self._heap[0][0])
+                before = loop_ready_count(loop)
+                if not self._wake_due(loop, inline=before is not None):
+                    break
+                # The instant held only callbacks, run here: jump on at once if they woke nobody (what the next
+                # look would do, without the loop's pass in between).
+                while self._heap and self._heap[0][2].done():
+                    heapq.heappop(self._heap)
+                if not self._heap or self._holds or loop_ready_count(loop) != before:
+                    break
+        finally:
+            self._scheduled = False
         if self._heap:
             self._schedule(loop)
 
@@ -351,12 +416,42 @@ class VirtualClock:
             self._watch.clock_timers.discard(self._timer)
         self._timer = None
 
-    def _wake_due(self) -> None:
+    def _wake_due(self, loop: asyncio.AbstractEventLoop | None = None, inline: bool = False) -> bool:
+        """Wake every sleeper due. A ``call_at`` callback is handed to the loop where the task's step would be
+        (the same place in the ready queue); with ``inline``, when the instant holds callbacks only, they run
+        here, in the same order (nothing else would have run between them). True when they did."""
         now = self.now()
-        while self._heap and self._heap[0][0] <= now:
-            _, _, fut = heapq.heappop(self._heap)
-            if not fut.done():
-                fut.set_result(None)
+        heap = self._heap
+        if not heap or heap[0][0] > now:
+            return False
+        due = []
+        while heap and heap[0][0] <= now:
+            due.append(heapq.heappop(heap)[2])
+        if loop is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # advance() from outside a loop: nothing else can run between them
+                inline = True
+        inline = inline and all(isinstance(e, ClockTimer) or e.done() for e in due)
+        for e in due:
+            if isinstance(e, ClockTimer):
+                if e.done():
+                    continue
+                if inline or loop is None:
+                    try:
+                        e._run()
+                    except (SystemExit, KeyboardInterrupt):
+                        raise
+                    except BaseException as exc:
+                        if loop is None:
+                            raise
+                        loop.call_exception_handler({"message": "exception in a VirtualClock.call_at callback",
+                                                     "exception": exc})
+                else:
+                    loop.call_soon(e._run)
+            elif not e.done():
+                e.set_result(None)
+        return inline
 
 
 async def wait_for(clock: Clock, aw: Awaitable[T], timeout: float | None) -> T:

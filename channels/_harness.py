@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 from modylbench.channels._audio import AudioSource, VoiceActivity
 from modylbench.channels._budgets import BudgetExceeded, MeetingBudgets
-from modylbench.channels._clock import Clock, ClockTimeout, wait_for
+from modylbench.channels._clock import Clock, ClockTimeout, ClockTimer, wait_for
 from modylbench.channels._interface import (
     AgentAudio,
     AgentChat,
@@ -106,6 +106,16 @@ class JoinClock:
             await self._joined.wait()
         assert self._zero is not None
         await self.base.sleep_until(self._zero + when)
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> ClockTimer | None:
+        """The underlying ``VirtualClock``'s ``call_at`` for meeting time ``when`` (the deadline a
+        ``sleep_until(when)`` would sleep to); None when the clock has no such callbacks or the agent has not
+        joined yet (then sleep instead)."""
+        call_at = getattr(self.base, "call_at", None)
+        if call_at is None or self._zero is None:
+            return None
+        timer: ClockTimer = call_at(self._zero + when, callback)
+        return timer
 
     @contextmanager
     def hold(self) -> Iterator[None]:

@@ -12,8 +12,8 @@ from PIL import Image
 
 from modylbench.channels._agentside import AgentSession, Synthesize
 from modylbench.channels._audio import AudioSource
-from modylbench.channels._clock import Clock
-from modylbench.channels._harness import LinkBase, closing_reason
+from modylbench.channels._clock import Clock, ClockTimer
+from modylbench.channels._harness import JoinClock, LinkBase, closing_reason
 from modylbench.channels._interface import (
     FRAME_SECONDS,
     LinkOptions,
@@ -50,6 +50,51 @@ class InProcPipe:
         # call_soon keeps messages in order and delivers them on a later loop pass, like a network would.
         asyncio.get_running_loop().call_soon(self._deliver, self.label, data)
         await asyncio.sleep(0)
+
+
+class _Slots:
+    """The frame slots of one audio stream as ``call_at`` callbacks on the meeting's virtual clock: slot ``t``
+    runs at the deadline ``sleep_until(t)`` would wake at, does what one pass of the stream's loop does, and
+    arms the next; ``stopped`` is set when the meeting closes."""
+
+    __slots__ = ("_clock", "_link", "_pacing", "_sink", "_source", "_stopped", "_t", "_timer")
+
+    def __init__(self, link: InProcessMeeting, t: float, source: AudioSource, sink: Callable[[float, bytes], None],
+                 pacing: PacingStats | None, stopped: asyncio.Future[None]) -> None:  # fmt: skip
+        assert isinstance(link.clock, JoinClock)
+        self._link, self._clock, self._t = link, link.clock, t
+        self._source, self._sink, self._pacing, self._stopped = source, sink, pacing, stopped
+        self._timer: ClockTimer | None = None
+
+    def arm(self) -> bool:
+        """Wait for the next slot on the clock; False when the clock has no callbacks (the loop sleeps instead)."""
+        self._timer = self._clock.call_at(self._t, self._slot)
+        return self._timer is not None
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _slot(self) -> None:
+        link, t = self._link, self._t
+        if not link._open:
+            self._stop()
+            return
+        try:
+            if self._pacing is not None:
+                self._pacing.record(self._clock.now() - t)
+            self._sink(t, self._source.next_frame(t))
+        except Exception as exc:  # the stream's task fails with it, as when the loop ran in the task
+            if not self._stopped.done():
+                self._stopped.set_exception(exc)
+            return
+        self._t = t + FRAME_SECONDS
+        if not link._open or not self.arm():
+            self._stop()
+
+    def _stop(self) -> None:
+        if not self._stopped.done():
+            self._stopped.set_result(None)
 
 
 class InProcessMeeting(LinkBase):
@@ -115,7 +160,11 @@ class InProcessMeeting(LinkBase):
         self, source: AudioSource, sink: Callable[[float, bytes], None], pacing: PacingStats | None = None
     ) -> None:
         """Hand ``sink`` one 20 ms frame of ``source`` at each frame slot on the clock (noting lateness in
-        ``pacing``), as an audio track would."""
+        ``pacing``), as an audio track would.
+
+        Once the meeting clock has started on a ``VirtualClock``, each slot is a ``call_at`` callback instead of
+        this task's wake-up: the same frame at the same meeting time, in the same order among the clock's
+        sleepers (docs/scale.md, "In-process meetings")."""
         t = self.clock.now()
         while self._open:
             await self.clock.sleep_until(t)
@@ -125,6 +174,15 @@ class InProcessMeeting(LinkBase):
                 pacing.record(self.clock.now() - t)
             sink(t, source.next_frame(t))
             t += FRAME_SECONDS
+            if self._open and isinstance(self.clock, JoinClock):
+                stopped = asyncio.get_running_loop().create_future()
+                slots = _Slots(self, t, source, sink, pacing, stopped)
+                if slots.arm():
+                    try:
+                        await stopped
+                    finally:
+                        slots.cancel()
+                    return
 
     def _mixed_sink(self, agent: AgentSession) -> Callable[[float, bytes], None]:
         """The mixed audio to ``agent``; each person's own, in the same slot, when it asked for them."""

@@ -226,11 +226,19 @@ class SessionRecorder:
                     j = i
                     while j < len(tr) and int(tr[j][0] * RECORDING_RATE) < b1:
                         s0 = int(tr[j][0] * RECORDING_RATE)
-                        seg = _down(tr[j][1])
+                        # Frames that follow each other sample for sample (the agent's 20 ms frames) are
+                        # downsampled as one run: the same samples, one numpy pass instead of one per frame.
+                        run, end_at = [tr[j][1]], s0 + len(tr[j][1]) // 2 // step
+                        j += 1
+                        while (j < len(tr) and end_at < b1 and len(run[-1]) % (2 * step) == 0
+                               and int(tr[j][0] * RECORDING_RATE) == end_at):
+                            run.append(tr[j][1])
+                            end_at += len(tr[j][1]) // 2 // step
+                            j += 1
+                        seg = _down(run[0] if len(run) == 1 else b"".join(run))
                         lo, hi = max(s0, b0), min(s0 + len(seg), b1)
                         if hi > lo:
                             out[lo - b0 : hi - b0, ch] += seg[lo - s0 : hi - s0]
-                        j += 1
                 w.writeframes(np.clip(out, -32768, 32767).astype("<i2").tobytes())
         return path
 
@@ -246,9 +254,22 @@ class SessionRecorder:
         if not parts or offset <= onset:
             return None
         out = np.zeros(int(round((offset - onset) * RECORDING_RATE)), dtype=np.int16)
+        # Frames that follow each other sample for sample are downsampled as one run (the same samples, one
+        # numpy pass). Runs are written latest first, as the frames were: an earlier one overwrites a later one
+        # where they overlap.
+        parts.reverse()
+        step = 48_000 // RECORDING_RATE
+        runs: list[tuple[int, list[bytes]]] = []
+        end_at = None
         for t, pcm in parts:
-            seg = _down(pcm)
             s0 = int(round((t - onset) * RECORDING_RATE))
+            if runs and s0 == end_at and len(runs[-1][1][-1]) % (2 * step) == 0:
+                runs[-1][1].append(pcm)
+            else:
+                runs.append((s0, [pcm]))
+            end_at = s0 + len(pcm) // 2 // step
+        for s0, run in reversed(runs):
+            seg = _down(run[0] if len(run) == 1 else b"".join(run))
             lo, hi = max(s0, 0), min(s0 + len(seg), len(out))
             if hi > lo:
                 out[lo:hi] = seg[lo - s0 : hi - s0]

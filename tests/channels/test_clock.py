@@ -250,3 +250,148 @@ async def test_clocks_sharing_a_loop_do_not_take_each_other_for_work() -> None:
     await asyncio.gather(a.sleep(10.0), b.sleep(20.0), a.sleep(3.0), b.sleep(7.0))
     assert (a.now(), b.now()) == (10.0, 20.0)
     assert loop.time() - t0 < 1.0
+
+
+async def _paced_log(timers: bool) -> list[tuple[str, float]]:
+    """A 20 ms stream of 60 slots, as ``call_at`` callbacks or as a task sleeping slot by slot, among sleepers
+    whose deadlines fall exactly on its slots: one set before the stream's own entry, one chained from the
+    stream (after it), and a stretch where the stream wakes nobody."""
+    clock = VirtualClock()
+    log: list[tuple[str, float]] = []
+    grid = [0.0]
+    for _ in range(70):
+        grid.append(grid[-1] + 0.02)  # the stream's slots, accumulated as it accumulates them
+    chained = asyncio.Event()
+    ended = asyncio.get_running_loop().create_future()
+
+    def slot(k: int) -> None:
+        log.append(("slot", clock.now()))
+        if k in (5, 45):
+            chained.set()  # wakes the chained sleeper, which then sleeps to a later slot (entry after ours)
+
+    async def stream() -> None:
+        t = clock.now()
+        await clock.sleep_until(t)
+        slot(0)
+        t += 0.02
+        if timers:
+            def fire(k: int, at: float) -> None:
+                slot(k)
+                if k < 59:
+                    clock.call_at(at + 0.02, lambda: fire(k + 1, at + 0.02))
+                else:
+                    ended.set_result(None)
+
+            clock.call_at(t, lambda: fire(1, t))
+            await ended
+            return
+        for k in range(1, 60):
+            await clock.sleep_until(t)
+            slot(k)
+            t += 0.02
+
+    async def early() -> None:  # its entries are older than the stream's for the same slot: it goes first
+        for k in (10, 30, 50):
+            await clock.sleep_until(grid[k])
+            log.append(("early", clock.now()))
+
+    async def after() -> None:
+        for _ in range(2):
+            await chained.wait()
+            chained.clear()
+            now = clock.now()
+            await clock.sleep_until(now + 0.02 + 0.02)  # two slots on: may or may not be a slot's float exactly
+            log.append(("after", clock.now()))
+
+    await asyncio.gather(early(), stream(), after())
+    return log
+
+
+async def test_call_at_runs_where_a_task_sleeping_to_the_same_deadline_would() -> None:
+    """The in-process transport paces its audio with ``call_at``: the same meeting times and the same order
+    among the clock's sleepers as the task loop it replaces, slot for slot."""
+    by_task, by_timer = await _paced_log(False), await _paced_log(True)
+    assert [name for name, _ in by_timer].count("slot") == 60
+    assert by_timer == by_task
+    slots = [t for name, t in by_timer if name == "slot"]
+    assert all(b - a == pytest.approx(0.02) for a, b in zip(slots, slots[1:], strict=False))
+
+
+async def test_call_at_cancel_late_deadline_and_a_failing_callback() -> None:
+    clock = VirtualClock()
+    loop = asyncio.get_running_loop()
+    ran: list[str] = []
+    errors: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))
+    try:
+        dropped = clock.call_at(1.0, lambda: ran.append("dropped"))
+        dropped.cancel()
+        clock.call_at(0.0, lambda: ran.append("due"))  # already due: the next loop pass, as sleep_until yields once
+        assert ran == []
+
+        def boom() -> None:
+            raise RuntimeError("slot failed")
+
+        clock.call_at(0.5, boom)
+        clock.call_at(0.5, lambda: ran.append("after boom"))
+        await clock.sleep(2.0)
+        assert ran == ["due", "after boom"]
+        assert dropped.cancelled() and clock.sleepers == 0
+        assert len(errors) == 1 and isinstance(errors[0]["exception"], RuntimeError)
+    finally:
+        loop.set_exception_handler(None)
+
+
+async def test_silent_slots_are_jumped_over_without_a_look_each() -> None:
+    """Callbacks that wake nobody are run one instant after the other in the clock's own look: 50 s of 20 ms slots
+    take far fewer looks (event-loop passes) than slots; the loop still gets a pass every few hundred."""
+    clock = VirtualClock()
+    count = 0
+    done = asyncio.get_running_loop().create_future()
+
+    def fire(at: float) -> None:
+        nonlocal count
+        count += 1
+        if count < 2500:
+            clock.call_at(at + 0.02, lambda: fire(at + 0.02))
+        else:
+            done.set_result(None)
+
+    looks = 0
+    tick = clock._tick
+
+    def counted(loop: asyncio.AbstractEventLoop) -> None:
+        nonlocal looks
+        looks += 1
+        tick(loop)
+
+    clock._tick = counted  # type: ignore[method-assign]
+    clock.call_at(0.02, lambda: fire(0.02))
+    await done
+    assert count == 2500 and clock.now() == pytest.approx(50.0)
+    assert 2500 / 300 < looks < 2500 / 50
+
+
+async def test_call_at_keeps_the_wall_schedule_while_time_flows() -> None:
+    """While a thread job runs, meeting time flows: the callbacks then run at their deadlines on the wall schedule,
+    none early, none lost."""
+    clock = VirtualClock()
+    fired: list[tuple[float, float]] = []
+    walls: list[float] = []
+    done = asyncio.get_running_loop().create_future()
+
+    def fire(at: float) -> None:
+        fired.append((at, clock.now()))
+        walls.append(time.monotonic())
+        if len(fired) < 10:
+            clock.call_at(at + 0.02, lambda: fire(at + 0.02))
+        elif not done.done():
+            done.set_result(None)
+
+    clock.call_at(0.02, lambda: fire(0.02))
+    job = asyncio.ensure_future(asyncio.to_thread(time.sleep, 0.3))
+    await done
+    await job
+    assert len(fired) == 10
+    assert all(now >= at for at, now in fired)
+    assert walls[-1] - walls[0] > 0.1  # they ran on the wall schedule while time flowed, not in one jump

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 
+import pytest
 from PIL import Image
 
 from modylbench.agents import (
@@ -168,3 +169,60 @@ async def test_agent_vanishing_mid_meeting_ends_stream_and_pending_push() -> Non
     assert isinstance(last, AgentDisconnected) and last.reason == "connection lost"
     assert client.session._closed
     await link.close()
+
+
+async def test_every_slot_is_delivered_in_order_with_the_speech_where_it_was_played() -> None:
+    """Both directions on the virtual clock's slot callbacks: the agent gets one 20 ms frame per slot, none lost
+    or shifted, the persona's speech starting at the slot its ``Playback`` says, every sample of it; the harness
+    hears the agent's speech with its onset at the agent's own ``Playback`` start and all of its samples."""
+    clock = VirtualClock()
+    link = InProcessMeeting(clock)
+    client = await join_inprocess(link)
+    await link.wait_connected()
+    frames: list[AudioReceived] = []
+    heard: list[AgentAudio] = []
+    onsets: list[float] = []
+    persona_pcm = fallback_speech("the numbers for the third quarter")
+    agent_pcm = fallback_speech("thank you I will update the model")
+
+    async def agent() -> None:
+        async for ev in client.events():
+            if isinstance(ev, AudioReceived):
+                frames.append(ev)
+            if isinstance(ev, MeetingEnded):
+                break
+
+    async def harness() -> None:
+        async for ev in link.events():
+            if isinstance(ev, AgentAudio):
+                heard.append(ev)
+            elif isinstance(ev, AgentSpeechOnset):
+                onsets.append(ev.time)
+
+    agent_task, harness_task = asyncio.ensure_future(agent()), asyncio.ensure_future(harness())
+    await clock.sleep(1.234)  # off the slot grid: the speech starts at the next slot
+    persona = await link.play(persona_pcm)
+    started = await persona.started
+    await persona.ended
+    await clock.sleep(2.0)  # silence both ways: slots nobody listens to in between
+    mine = await client.say("thank you", agent_pcm)
+    agent_started = await mine.started
+    await mine.ended
+    await clock.sleep(1.0)
+    end = clock.now()
+    await link.close()
+    await asyncio.gather(agent_task, harness_task)
+
+    for stream in (frames, heard):
+        times = [f.time for f in stream]
+        assert times[0] == 0.0 and all(b - a == pytest.approx(0.02, abs=1e-9) for a, b in zip(times, times[1:], strict=False))
+        assert len(stream) >= int(end / 0.02) and all(len(f.pcm) == 1920 for f in stream)
+    assert 1.234 < started <= 1.234 + 0.02
+    first = next(i for i, f in enumerate(frames) if f.pcm.strip(b"\x00"))
+    assert frames[first].time == started  # the utterance's onset at the agent: the slot its Playback names
+    got = b"".join(f.pcm for f in frames[first:])[: len(persona_pcm)]
+    assert got == persona_pcm  # every sample, in order
+    assert onsets and onsets[0] == pytest.approx(agent_started, abs=0.02 * 2)
+    first_heard = next(i for i, f in enumerate(heard) if f.pcm.strip(b"\x00"))
+    assert heard[first_heard].time == agent_started
+    assert b"".join(f.pcm for f in heard[first_heard:])[: len(agent_pcm)] == agent_pcm

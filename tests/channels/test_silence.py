@@ -7,6 +7,7 @@ import asyncio
 import math
 
 import numpy as np
+import pytest
 
 from modylbench.channels import VoiceActivity, fallback_speech
 from modylbench.channels._audio import SILENCE, AudioSource, frame_dbfs, frames_of, is_digital_silence
@@ -53,3 +54,31 @@ def test_an_idle_source_hands_out_the_shared_silent_frame() -> None:
         assert src.next_frame(0.04) is SILENCE
 
     asyncio.run(main())
+
+
+async def test_audio_source_frames_carry_every_sample_and_time_each_playback() -> None:
+    """Buffers of lengths around the frame size, back to back: the frames are the buffers' samples in order, padded
+    with silence only at the end, and each ``Playback`` starts and ends at the sample it should."""
+    from modylbench.channels._interface import FRAME_BYTES, FRAME_SECONDS, SAMPLE_RATE
+
+    source = AudioSource()
+    sizes = [FRAME_BYTES * 3, FRAME_BYTES - 2, 2, FRAME_BYTES * 2 + 10, FRAME_BYTES + 2, 4]
+    pcms = [bytes([(i * 7 + k) % 251 + 1 for k in range(n)]) for i, n in enumerate(sizes)]
+    playbacks = [source.play(p) for p in pcms]
+    out, t = b"", 0.0
+    while source.playing:
+        frame = source.next_frame(t)
+        assert len(frame) == FRAME_BYTES
+        out += frame
+        t += FRAME_SECONDS
+    whole = b"".join(pcms)
+    assert out[: len(whole)] == whole and out[len(whole):] == bytes(len(out) - len(whole))
+    at = 0
+    for pb, pcm in zip(playbacks, pcms, strict=True):
+        frame, offset = divmod(at, FRAME_BYTES)
+        assert pb.started.result() == pytest.approx(frame * FRAME_SECONDS + offset / 2 / SAMPLE_RATE)
+        at += len(pcm)
+        frame, offset = divmod(at, FRAME_BYTES)
+        if offset == 0:
+            frame, offset = frame - 1, FRAME_BYTES
+        assert pb.ended.result() == pytest.approx(frame * FRAME_SECONDS + offset / 2 / SAMPLE_RATE)
