@@ -204,6 +204,7 @@ def stated_tolerance_pct(v: float, floor_pct: float = 0.5) -> float:
     return max(floor_pct, 0.5 * unit / abs(v) * 100)
 
 
+@lru_cache(maxsize=262144, typed=True)  # a judge asks about the same figure and fact again and again
 def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -> bool:
     """Whether a quantity read from text states ``value`` (in ``unit``) within tolerance.
 
