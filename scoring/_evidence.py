@@ -104,12 +104,16 @@ class _Check:
         # What the persona's template already holds at each path (headings, labels): given, not work.
         self.given = {p.product_id: dict(leaves(p.initial_content)) for p in scenario.products}
         self._aligners: dict[str, Aligner] = {}
+        # Verdicts per product, kept while the product is unchanged (an edit waiting for its window is
+        # asked about again every turn).
+        self._verdicts: dict[str, dict[int, tuple[bool, list[tuple[str, ...]]]]] = {}
 
     def fresh(self) -> _Check:
         """A check for another line of the same scenario: the truth and the references shared (read only),
         the label pairings its own."""
         other = copy.copy(self)
         other._aligners = {}
+        other._verdicts = {}
         return other
 
     def truth_of(self, e: ExpectedMutation) -> Any:
@@ -124,12 +128,25 @@ class _Check:
         got = resolve(state.get(e.product_id), e.path, MISSING) if e.product_id in state else MISSING
         return expected_value(e) if got is MISSING or got is None else got
 
-    def changed(self) -> None:
-        """The products changed: label pairings must be worked out afresh."""
-        self._aligners.clear()
+    def changed(self, products: set[str] | None = None) -> None:
+        """The products changed (these ``products``, or any): label pairings must be worked out afresh."""
+        if products is None:
+            self._aligners.clear()
+            self._verdicts.clear()
+            return
+        for pid in products:
+            self._aligners.pop(pid, None)
+            self._verdicts.pop(pid, None)
 
     def judge(self, e: ExpectedMutation, contents: dict[str, Any]) -> tuple[bool, list[tuple[str, ...]]]:
         """(the value is there, the agent paths it occupies)."""
+        kept = self._verdicts.setdefault(e.product_id, {})
+        hit = kept.get(id(e))
+        if hit is None:
+            hit = kept[id(e)] = self._judge(e, contents)
+        return hit
+
+    def _judge(self, e: ExpectedMutation, contents: dict[str, Any]) -> tuple[bool, list[tuple[str, ...]]]:
         content = contents.get(e.product_id, MISSING)
         if content is MISSING:
             return False, []
@@ -296,7 +313,7 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evid
             changed.add(traj[pos].product_id)
             pos += 1
         if changed:
-            check.changed()
+            check.changed(changed)
         for i in pending:
             e = expected[i]
             if e.turn_index > turn:
