@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -74,6 +75,7 @@ def humanise(key: str) -> str:
     return " ".join(words)
 
 
+@lru_cache(maxsize=65536)
 def unit_of_key(key: str) -> str:
     """The unit a key's name implies (``irr_pct`` → ``%``), or ''."""
     k = key.lower()

@@ -159,6 +159,7 @@ def close(stated: float, value: float, tolerance_pct: float) -> bool:
     return any(abs(_round_sig(value, k) - stated) <= 1e-9 * abs(stated) for k in range(3, 7))
 
 
+@lru_cache(maxsize=4096)
 def unit_family(unit: str) -> tuple[str, float]:
     """(family, scale) of a unit as a fact or template states it: '%' → pct, '$M' → money ×1e6, '' → any."""
     u = unit.strip().lower()
@@ -183,6 +184,7 @@ def unit_family(unit: str) -> tuple[str, float]:
     return ("count" if u else "any"), 1.0
 
 
+@lru_cache(maxsize=65536, typed=True)
 def stated_tolerance_pct(v: float, floor_pct: float = 0.5) -> float:
     """How precisely a figure was stated: half a unit of its last digit, relative (at least ``floor_pct``).
 
@@ -202,6 +204,7 @@ def stated_tolerance_pct(v: float, floor_pct: float = 0.5) -> float:
     return max(floor_pct, 0.5 * unit / abs(v) * 100)
 
 
+@lru_cache(maxsize=262144, typed=True)  # a judge asks about the same figure and fact again and again
 def number_matches(q: Quantity, value: float, unit: str, tolerance_pct: float) -> bool:
     """Whether a quantity read from text states ``value`` (in ``unit``) within tolerance.
 

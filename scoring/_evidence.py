@@ -104,6 +104,17 @@ class _Check:
         # What the persona's template already holds at each path (headings, labels): given, not work.
         self.given = {p.product_id: dict(leaves(p.initial_content)) for p in scenario.products}
         self._aligners: dict[str, Aligner] = {}
+        # Verdicts per product, kept while the product is unchanged (an edit waiting for its window is
+        # asked about again every turn).
+        self._verdicts: dict[str, dict[int, tuple[bool, list[tuple[str, ...]]]]] = {}
+
+    def fresh(self) -> _Check:
+        """A check for another line of the same scenario: the truth and the references shared (read only),
+        the label pairings its own."""
+        other = copy.copy(self)
+        other._aligners = {}
+        other._verdicts = {}
+        return other
 
     def truth_of(self, e: ExpectedMutation) -> Any:
         """The value the part of ``e`` must hold at the end of ``e``'s turn."""
@@ -117,12 +128,25 @@ class _Check:
         got = resolve(state.get(e.product_id), e.path, MISSING) if e.product_id in state else MISSING
         return expected_value(e) if got is MISSING or got is None else got
 
-    def changed(self) -> None:
-        """The products changed: label pairings must be worked out afresh."""
-        self._aligners.clear()
+    def changed(self, products: set[str] | None = None) -> None:
+        """The products changed (these ``products``, or any): label pairings must be worked out afresh."""
+        if products is None:
+            self._aligners.clear()
+            self._verdicts.clear()
+            return
+        for pid in products:
+            self._aligners.pop(pid, None)
+            self._verdicts.pop(pid, None)
 
     def judge(self, e: ExpectedMutation, contents: dict[str, Any]) -> tuple[bool, list[tuple[str, ...]]]:
         """(the value is there, the agent paths it occupies)."""
+        kept = self._verdicts.setdefault(e.product_id, {})
+        hit = kept.get(id(e))
+        if hit is None:
+            hit = kept[id(e)] = self._judge(e, contents)
+        return hit
+
+    def _judge(self, e: ExpectedMutation, contents: dict[str, Any]) -> tuple[bool, list[tuple[str, ...]]]:
         content = contents.get(e.product_id, MISSING)
         if content is MISSING:
             return False, []
@@ -199,6 +223,50 @@ def _same_truth(a: ExpectedMutation, b: ExpectedMutation) -> bool:
     return va == vb or value_credit(va, vb) >= 1.0
 
 
+@dataclass
+class _Plan:
+    """What a scenario's expected edits make of every line: the edits that are the agent's work, from which
+    turn each value was asked for, and the truth (shared by every line scored against the scenario)."""
+
+    check: _Check
+    work: list[int]
+    asked_from: dict[int, int]
+
+
+# Working out the plan compares every expected edit with every other and replays the expected edits per
+# turn; it is kept per scenario object for the process (scenarios are not changed once built).
+_PLANS: dict[int, tuple[Scenario, _Plan]] = {}
+_PLANS_KEPT = 64
+
+
+def _plan(scenario: Scenario, work: list[int]) -> _Plan:
+    hit = _PLANS.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    expected = scenario.expected_mutations
+    initial: dict[str, Any] = {p.product_id: copy.deepcopy(p.initial_content) for p in scenario.products}
+    check = _Check(scenario)
+    # Expected edits whose value the persona's template already holds (headings, categories) are given.
+    work = [i for i in work if not _given(expected[i], check, initial)]
+    # A removal the same turn writes again (a row deleted and added anew) is a replacement: the part's
+    # new value is the evidence, whether the agent deleted first or rewrote it in place.
+    work = [i for i in work if not (expected[i].mutation_type in _REMOVALS and any(
+        j > i and expected[j].turn_index == expected[i].turn_index and expected[j].product_id == expected[i].product_id
+        and expected[j].path == expected[i].path and expected[j].mutation_type not in _REMOVALS
+        for j in range(len(expected))))]
+    # From which turn the meeting had asked for each expected edit's value at its part.
+    asked_from = {
+        i: min(expected[j].turn_index for j in range(len(expected)) if _same_truth(expected[j], expected[i]))
+        if expected[i].mutation_type not in _REMOVALS else expected[i].turn_index
+        for i in work
+    }
+    plan = _Plan(check, work, asked_from)
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[id(scenario)] = (scenario, plan)
+    return plan
+
+
 def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evidence:
     """Per expected mutation (same order): its evidence, or None when it is not the agent's to make (a
     ``create`` without figures: the persona sets products up; a value the template already holds).
@@ -219,15 +287,9 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evid
         return Evidence(out)
     traj = sorted(trajectory or [], key=lambda m: m.turn_index)  # stable: keeps the order within a turn
     contents: dict[str, Any] = {p.product_id: copy.deepcopy(p.initial_content) for p in scenario.products}
-    check = _Check(scenario)
-    # Expected edits whose value the persona's template already holds (headings, categories) are given.
-    work = [i for i in work if not _given(expected[i], check, contents)]
-    # A removal the same turn writes again (a row deleted and added anew) is a replacement: the part's
-    # new value is the evidence, whether the agent deleted first or rewrote it in place.
-    work = [i for i in work if not (expected[i].mutation_type in _REMOVALS and any(
-        j > i and expected[j].turn_index == expected[i].turn_index and expected[j].product_id == expected[i].product_id
-        and expected[j].path == expected[i].path and expected[j].mutation_type not in _REMOVALS
-        for j in range(len(expected))))]
+    plan = _plan(scenario, work)
+    check = plan.check.fresh()
+    work, asked_from = plan.work, plan.asked_from
     touched: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     removals: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for m in traj:
@@ -238,12 +300,6 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evid
         touched[m.product_id].append((m.turn_index, tokens))
         if m.mutation_type in _REMOVALS:
             removals[m.product_id].append((m.turn_index, tokens))
-    # From which turn the meeting had asked for each expected edit's value at its part.
-    asked_from = {
-        i: min(expected[j].turn_index for j in range(len(expected)) if _same_truth(expected[j], expected[i]))
-        if expected[i].mutation_type not in _REMOVALS else expected[i].turn_index
-        for i in work
-    }
     stale: set[int] = set()  # held its value before it was asked for: rewriting it is no evidence
     on_time_paths: dict[str, list[tuple[str, ...]]] = defaultdict(list)
     pending = sorted(work, key=lambda i: expected[i].turn_index)
@@ -257,7 +313,7 @@ def edit_evidence(trajectory: list[Mutation] | None, scenario: Scenario) -> Evid
             changed.add(traj[pos].product_id)
             pos += 1
         if changed:
-            check.changed()
+            check.changed(changed)
         for i in pending:
             e = expected[i]
             if e.turn_index > turn:

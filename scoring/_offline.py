@@ -572,11 +572,23 @@ class _Reading:
             if 0 <= ti < len(st.turn_given):
                 given += st.turn_given[ti]
         self.claims = _Claims(self.kept, st.known, st.known_for(turn_index), st.truth, given)
+        # A reading is asked about the same facts again (a turn's facts read for the turn and for the line's
+        # own-fact share, a later turn checked for restatements of each earlier one): answers kept, keyed
+        # by the facts' identity (the key holds them, so an id is not reused while its answer is kept).
+        self._facts: dict[tuple[int, tuple[int, ...]], tuple[tuple[ExpectedFact, ...], list[FactEvidence]]] = {}
+        self._contradicts: dict[int, tuple[ExpectedFact, bool]] = {}
 
     def facts(self, expected: list[ExpectedFact], turn_index: int | None = None) -> list[FactEvidence]:
         """Each expected fact (of this turn, or of ``turn_index`` when read late): stated, hedged, given."""
-        st, claims = self.st, self.claims
         ti = self.turn_index if turn_index is None else turn_index
+        key = (ti, tuple(map(id, expected)))
+        hit = self._facts.get(key)
+        if hit is None:
+            hit = self._facts[key] = (tuple(expected), self._read_facts(expected, ti))
+        return list(hit[1])
+
+    def _read_facts(self, expected: list[ExpectedFact], ti: int) -> list[FactEvidence]:
+        st, claims = self.st, self.claims
         given_qs = st.turn_given[ti] if ti < len(st.turn_given) else []
         out = []
         for f in expected:
@@ -599,7 +611,11 @@ class _Reading:
         """This turn restates the fact with another value, without saying it corrects it."""
         if not (isinstance(f.value, int | float) and not isinstance(f.value, bool)):
             return False
-        return bool(self.claims.values_for(float(f.value), f.unit, f.tolerance_pct, _fact_terms(f)))
+        hit = self._contradicts.get(id(f))
+        if hit is None:
+            said = bool(self.claims.values_for(float(f.value), f.unit, f.tolerance_pct, _fact_terms(f)))
+            hit = self._contradicts[id(f)] = (f, said)
+        return hit[1]
 
 
 def _said(r: TurnResponse | None) -> str:
