@@ -173,7 +173,8 @@ async def join(
 
     ``participant_audio``: in a multi-party meeting also receive each person's own track, as ``AudioReceived``
     events with ``participant`` set (the mixed track's have None); off by default: an agent that reads only the
-    mixed track gets exactly what it got before."""
+    mixed track gets exactly what it got before. ``receive_audio=False``: no ``AudioReceived`` events, and the
+    persona's audio is not even decoded (captions and chat still come)."""
     session, closer = await connect_agent(url, token, synthesize, receive_audio, timeout,
                                           participant_audio=participant_audio)
     return MeetingClient(session, closer)
