@@ -11,6 +11,9 @@ after the jitter buffer), screen frames, CPU, memory and media bandwidth per mee
     python benchmarks/bench_transport.py --n 8 16 32 64 --base /tmp/h30-base --repeat 3
         # side by side with the code of another checkout (a git worktree of an earlier commit): each run in
         # a fresh process, the two alternating; medians per N and the machine's load
+    python benchmarks/bench_transport.py --n 32 --harness-procs 2 --agent-procs 2   # harness over 2 processes
+        # (one event loop each, as run --workers); with --base the run ends with issue 30's targets and,
+        # when one is not met, where the harness's time goes (by part and by function)
     python benchmarks/bench_transport.py --n 32 --profile            # where the persona process's time goes
     python benchmarks/bench_transport.py --file-cost     # CPU per MB of a file push (aiortc's SCTP)
     python benchmarks/bench_transport.py --agent-push 50 --repeat 3   # persona audio while an agent floods 50 MB

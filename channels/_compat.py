@@ -227,7 +227,7 @@ class RecoveringJitterBuffer(JitterBuffer):
 
     tap: Callable[[int, JitterFrame], bool] | None = None
     """Called with each frame the buffer releases and its RTP payload type; a frame it takes (returns True)
-    is not handed to aiortc's decoder thread (``channels._webrtc.LoopAudio`` decodes it on the loop)."""
+    is not handed to aiortc's decoder thread (``channels._webrtc.LoopOpus`` decodes it on the loop)."""
 
     dropped = 0
     """Frames dropped to keep the backlog bounded."""
